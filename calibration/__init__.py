@@ -1,0 +1,1 @@
+"""Camera and mat calibration, versioned profiles (issue 3)."""

@@ -1,0 +1,89 @@
+"""The ``companion`` command line: setup and judge, exit codes 0 legal / 1 illegal / 2 bad."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.rules.teleporters import Position, parse_move, play
+
+
+def write(tmp_path: Path, name: str, content: str) -> str:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def test_setup_prints_start_position_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["setup", "--game", "teleporters"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert Position.from_json(doc) == Position.start()
+
+
+def test_setup_with_variant_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["setup", "--variant", "send_marker=either", "--text", "--first", "north"]) == 0
+    pos = Position.from_text(capsys.readouterr().out)
+    assert pos.variant.send_marker.value == "either" and pos.to_move.value == "north"
+
+
+def test_setup_bad_variant_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["setup", "--variant", "wrap_rows=sideways"]) == 2
+    assert "sideways" in capsys.readouterr().err
+
+
+def test_judge_legal_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = Position.start()
+    now, _ = play(start, parse_move("Pd1-d3"))
+    a = write(tmp_path, "start.json", start.to_json_text())
+    b = write(tmp_path, "now.txt", now.to_text())  # text notation is accepted too
+    assert main(["judge", "--game", "teleporters", a, b]) == 0
+    assert "Pd1-d3" in capsys.readouterr().out
+    assert main(["judge", a, b, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["legal"] is True and doc["moves"] == ["Pd1-d3"]
+    assert doc["markers"] == {"pole_used": 1, "port_used": 0}
+
+
+def test_judge_illegal_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = Position.start()
+    now = Position.from_text("2pppp2/1[nw]4[ne]1/2[nw]2[ne]2/8/3P4/2[SW]2[SE]2/1[SW]4[SE]1/"
+                             "2PP1P2 south")
+    a = write(tmp_path, "start.json", start.to_json_text())
+    b = write(tmp_path, "now.json", now.to_json_text())
+    assert main(["judge", a, b, "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["legal"] is False
+    assert doc["reason"]["rule"] == "walk-one-or-two-spaces"
+    assert set(doc["squares"]) == {"e1", "d4"}
+
+
+@pytest.mark.parametrize("content, words", [
+    ("{broken", "not valid JSON"),
+    ('{"poles": {"k1": "south"}}', "k1"),
+    ("", "empty"),
+])
+def test_judge_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 content: str, words: str) -> None:
+    a = write(tmp_path, "start.json", Position.start().to_json_text())
+    b = write(tmp_path, "bad.json", content)
+    assert main(["judge", a, b]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_judge_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = write(tmp_path, "start.json", Position.start().to_json_text())
+    assert main(["judge", a, str(tmp_path / "nope.json")]) == 2
+    assert "nope.json" in capsys.readouterr().err
+
+
+def test_console_script_runs_as_module() -> None:
+    """``python -m companion`` is the same program as the ``companion`` script."""
+    out = subprocess.run([sys.executable, "-m", "companion", "setup", "--text"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("2pppp2/")
