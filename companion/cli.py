@@ -96,12 +96,31 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--json", action="store_true", help="print the explanation as JSON")
     judge.set_defaults(func=_cmd_judge)
 
+    mat = sub.add_parser("mat", help="draw the Teleporters mat for printing")
+    mat.add_argument("--out", required=True, metavar="PATH", help="image to write (.png, .jpg)")
+    mat.add_argument("--paper", choices=["A4", "A3", "A2"], default="A3")
+    mat.add_argument("--dpi", type=int, default=300)
+    mat.set_defaults(func=_cmd_mat)
+
     demo = sub.add_parser("demo", help="referee a scripted match, no hardware needed")
     demo.add_argument("--headless", action="store_true", help="text output only")
     demo.add_argument("--delay", type=float, default=0.0,
                       help="seconds to pause between observations (default 0)")
     demo.set_defaults(func=_cmd_demo)
     return parser
+
+
+def _cmd_mat(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.mat import write_mat
+
+    try:
+        width, height = write_mat(args.out, args.paper, args.dpi)
+    except VisionError as exc:
+        raise BadInput(str(exc)) from None
+    print(f"wrote {args.out}: {width}x{height} px, {args.paper} at {args.dpi} dpi "
+          f"({width / args.dpi * 25.4:.0f} mm square)")
+    return EXIT_OK
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

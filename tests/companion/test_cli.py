@@ -87,3 +87,17 @@ def test_console_script_runs_as_module() -> None:
     out = subprocess.run([sys.executable, "-m", "companion", "setup", "--text"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.startswith("2pppp2/")
+
+
+def test_mat_writes_a_printable_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                      ) -> None:
+    """Issue 3: `companion mat --out mat.png` draws the mat at print resolution."""
+    out = tmp_path / "mat.png"
+    assert main(["mat", "--out", str(out), "--paper", "A2", "--dpi", "100"]) == 0
+    assert out.stat().st_size > 1000 and "A2 at 100 dpi" in capsys.readouterr().out
+
+
+def test_mat_bad_output_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mat", "--out", str(tmp_path / "mat.doc")]) == 2
+    assert "mat.doc" in capsys.readouterr().err
+    assert main(["mat", "--out", str(tmp_path / "mat.png"), "--dpi", "5"]) == 2

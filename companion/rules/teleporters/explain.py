@@ -461,7 +461,7 @@ def _pair(src: list[Any], dst: list[Any]) -> list[tuple[Any, Any]]:
 def _walk_distance(pos: Position, a: Square, b: Square) -> int:
     """Steps from a to b on an empty mat (wrap-around included where the variant allows)."""
     frontier, seen = {a}, {a}
-    for d in range(1, 4):
+    for d in range(1, 16):
         nxt = set()
         for s in frontier:
             for e in EDGES:
@@ -528,9 +528,8 @@ def _diagnose_pole(pos: Position, turn: TurnState, a: Square, b: Square) -> Viol
             return Violation(Rule.NO_TELEPORT_ROUTE, (a, b),
                              f"{what}: a Pole teleports only from a Telepad or its own Teleport"
                              " (or out of a blockade), and this one is on neither")
-    steps = str(dist) if dist < 99 else "more than 3"
     return Violation(Rule.POLE_WALK_DISTANCE, (a, b),
-                     f"{what}: a Pole walks one or two spaces, this is {steps}, and no "
+                     f"{what}: a Pole walks one or two spaces, this is {dist}, and no "
                      "teleport route joins them")
 
 

@@ -1,0 +1,132 @@
+"""Frame sources (issue 3: "a camera index, a video file, a folder of images, and a simulated
+table ... A source that fails or stops is reported as such, and the live source reconnects")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import SourceError
+from vision.simtable import CameraPose, Hand, Scene
+from vision.sources import (
+    CameraSource,
+    FolderSource,
+    Frame,
+    Shot,
+    SimulatedSource,
+    SourceEvent,
+    SourceEventKind,
+    VideoSource,
+    frames,
+    open_source,
+)
+
+
+def image(value: int) -> np.ndarray:
+    return np.full((24, 32, 3), value, np.uint8)
+
+
+def test_folder_reads_in_natural_order_at_the_given_fps(tmp_path: Path) -> None:
+    for i in (10, 2, 1):
+        cv2.imwrite(str(tmp_path / f"frame_{i}.png"), image(i))
+    out = list(frames(FolderSource(tmp_path, fps=4)))
+    got = [(int(f.image[0, 0, 0]), f.t) for f in out if isinstance(f, Frame)]
+    assert got == [(1, 0.0), (2, 0.25), (10, 0.5)]
+    assert isinstance(out[-1], SourceEvent) and out[-1].kind is SourceEventKind.ENDED
+
+
+def test_folder_reports_a_corrupt_image_and_goes_on(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "a1.png"), image(5))
+    (tmp_path / "a2.png").write_bytes(b"not a png")
+    cv2.imwrite(str(tmp_path / "a3.png"), image(7))
+    kinds = [f.kind if isinstance(f, SourceEvent) else "frame"
+             for f in frames(FolderSource(tmp_path))]
+    assert kinds == ["frame", SourceEventKind.CORRUPT, "frame", SourceEventKind.ENDED]
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: p / "missing", "not a folder"),
+    (lambda p: p, "no images"),
+])
+def test_folder_bad_input(tmp_path: Path, make, words: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SourceError, match=words):
+        FolderSource(make(tmp_path))
+
+
+def test_video_file_frames_then_end(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
+    for i in range(5):
+        writer.write(image(40 * i))
+    writer.release()
+    out = list(frames(VideoSource(path)))
+    assert sum(isinstance(f, Frame) for f in out) == 5
+    assert out[-1].kind is SourceEventKind.ENDED  # type: ignore[union-attr]
+    assert [f.t for f in out if isinstance(f, Frame)][1] == pytest.approx(0.1)
+
+
+def test_video_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such"):
+        VideoSource(tmp_path / "none.mp4")
+    (tmp_path / "junk.mp4").write_bytes(b"\x00" * 100)
+    with pytest.raises(SourceError, match="cannot open"):
+        VideoSource(tmp_path / "junk.mp4")
+
+
+class FakeCapture:
+    """A camera that sends ``frames`` frames, then fails (unplugged)."""
+
+    def __init__(self, frames: int, opens: bool = True) -> None:
+        self.left, self.opens = frames, opens
+
+    def isOpened(self) -> bool:
+        return self.opens
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, image(1)
+
+    def release(self) -> None:
+        pass
+
+
+def test_camera_unplugged_is_reported_and_reconnects() -> None:
+    now = [0.0]
+    caps = iter([FakeCapture(2), FakeCapture(0, opens=False), FakeCapture(1)])
+    cam = CameraSource(0, retry_s=1.0, opener=lambda i: next(caps), clock=lambda: now[0])
+    seen = []
+    for _ in range(3):
+        seen.append(cam.read())
+    assert [type(s).__name__ for s in seen] == ["Frame", "Frame", "SourceEvent"]
+    assert seen[2].kind is SourceEventKind.DISCONNECTED  # type: ignore[union-attr]
+    assert cam.read().kind is SourceEventKind.DISCONNECTED  # type: ignore[union-attr]
+    now[0] = 1.5
+    assert cam.read().kind is SourceEventKind.DISCONNECTED  # type: ignore[union-attr]
+    now[0] = 3.0
+    assert cam.read().kind is SourceEventKind.RECONNECTED  # type: ignore[union-attr]
+    assert isinstance(cam.read(), Frame)
+
+
+def test_camera_that_cannot_open_is_a_clear_error() -> None:
+    with pytest.raises(SourceError, match="camera 3"):
+        CameraSource(3, opener=lambda i: FakeCapture(0, opens=False))
+
+
+def test_simulated_source_plays_its_script_with_truth() -> None:
+    pos = {"poles": {"d4": "south"}, "ports": []}
+    scene = Scene(pose=CameraPose(width=160, height=90))
+    src = SimulatedSource([Shot(pos, 0.3), Shot(pos, 0.2, Hand())], scene, fps=10)
+    out = [f for f in frames(src) if isinstance(f, Frame)]
+    assert len(out) == 5 and out[0].truth is not None
+    assert [f.truth.occluded for f in out] == [False, False, False, True, True]  # type: ignore
+    assert out[4].t == pytest.approx(0.4)
+
+
+def test_open_source_rejects_nonsense(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="not a camera index"):
+        open_source(str(tmp_path / "nothing-here"))

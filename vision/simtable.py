@@ -1,0 +1,457 @@
+"""The simulated table: a position rendered on a mat as an overhead camera would see it.
+
+The test bed for vision, its benchmarks and the demo. A pinhole camera looks at the mat from
+a configurable pose; Poles are cylinders and Port walls are boxes with real height, so a tall
+Pole seen obliquely covers part of the next space and its top is displaced from its base.
+Shadows, a lighting gradient and colour cast, sensor noise, blur, JPEG artefacts and a hand
+reaching over the mat are added. Everything random comes from the scene's seed, and every
+frame carries its ground truth.
+
+World coordinates are mat units (one space = 1): x east along the files, y north along the
+ranks, z up; the grid spans [0, 8] x [0, 8] at z = 0. Images are ``(H, W, 3) uint8`` BGR.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.mat import CORNER_SIGNS, MatModel, draw_mat, load_position, parse_square
+
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CameraPose:
+    """Where the camera is. ``tilt_deg``: angle of the optical axis from straight down.
+    ``azimuth_deg``: side of the mat the camera leans from (0 = south, 90 = east).
+    ``distance``: from the aim point, in spaces; None fits the mat to ``fill`` of the frame."""
+
+    tilt_deg: float = 0.0
+    azimuth_deg: float = 0.0
+    roll_deg: float = 0.0
+    distance: float | None = None
+    fill: float = 0.85
+    fov_deg: float = 62.0  # horizontal field of view, a typical webcam
+    width: int = 1280
+    height: int = 720
+    aim: tuple[float, float] = (4.0, 4.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Lighting:
+    brightness: float = 1.0  # 0.5 dim .. 1.2 bright
+    gradient: float = 0.2  # fall-off across the frame, 0 = even
+    gradient_angle_deg: float = 30.0
+    temperature: float = 0.0  # -1 cool (blue) .. +1 warm (orange)
+    light_azimuth_deg: float = 135.0  # where the main light comes from, for shadows
+    light_elevation_deg: float = 60.0
+    shadow: float = 0.3  # how dark a shadow is, 0..1
+
+
+@dataclass(frozen=True, slots=True)
+class Sensor:
+    noise: float = 3.0  # Gaussian sigma, in grey levels
+    blur: float = 0.6  # Gaussian sigma, in pixels
+    jpeg_quality: int | None = 85  # None: no compression
+
+
+@dataclass(frozen=True, slots=True)
+class PieceStyle:
+    """Nominal proportions in spaces (configurable) and the two sides' colours (BGR)."""
+
+    pole_diameter: float = 0.35
+    pole_height: float = 0.9
+    wall_thickness: float = 0.06
+    wall_height: float = 0.3
+    seam_gap: float = 0.035  # the joint at a Port's open ends: where a Teleport's halves meet
+    colours: dict[str, BGR] = field(default_factory=lambda: {"south": (40, 40, 200),
+                                                              "north": (190, 110, 30)})
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """An arm reaching in from the frame edge to a point over the mat, in mat units."""
+
+    reach: tuple[float, float] = (4.0, 4.0)  # where the fingertips are, over the mat
+    from_deg: float = 270.0  # direction the arm comes from (270 = from the south)
+    height: float = 2.0  # of the hand above the mat
+    skin: BGR = (120, 160, 210)
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    pose: CameraPose = field(default_factory=CameraPose)
+    lighting: Lighting = field(default_factory=Lighting)
+    sensor: Sensor = field(default_factory=Sensor)
+    style: PieceStyle = field(default_factory=PieceStyle)
+    mat: MatModel = field(default_factory=MatModel)
+    table: str = "wood"  # "wood" | "cloth"
+    table_colour: BGR = (70, 110, 150)
+    seed: int = 0
+
+    def with_(self, **changes: Any) -> Scene:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class SimFrame:
+    """A rendered frame and its ground truth."""
+
+    image: np.ndarray  # (H, W, 3) uint8 BGR
+    position: dict[str, Any]  # the rules core's JSON form
+    corners: np.ndarray  # (4, 2) float64 image points of the grid corners a1sw, h1se, h8ne, a8nw
+    homography: np.ndarray  # (3, 3) mat plane (x, y, 1) -> image (u, v, w)
+    camera_matrix: np.ndarray  # (3, 3)
+    occluded: bool  # a hand is over the mat
+
+
+# ----------------------------------------------------------------------------------------------
+# Camera
+
+
+@dataclass(frozen=True, slots=True)
+class Camera:
+    K: np.ndarray  # (3, 3)
+    R: np.ndarray  # (3, 3) world -> camera rotation
+    C: np.ndarray  # (3,) camera centre, world
+    width: int
+    height: int
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """``(N, 3)`` world points -> ``(N, 2)`` pixel coordinates (u right, v down)."""
+        pc = (pts - self.C) @ self.R.T
+        z = np.maximum(pc[:, 2:3], 1e-6)
+        uv = pc[:, :2] / z
+        return uv * np.array([self.K[0, 0], self.K[1, 1]]) + np.array([self.K[0, 2],
+                                                                        self.K[1, 2]])
+
+    def depth(self, pts: np.ndarray) -> np.ndarray:
+        return (pts - self.C) @ self.R[2]
+
+    def plane_homography(self) -> np.ndarray:
+        """Mat plane z = 0, (x, y, 1) -> image (u, v, w)."""
+        t = -self.R @ self.C
+        return self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], t])
+
+
+def _camera_at(pose: CameraPose, distance: float) -> Camera:
+    tilt, az, roll = (math.radians(a) for a in (pose.tilt_deg, pose.azimuth_deg, pose.roll_deg))
+    d = np.array([math.sin(az), -math.cos(az), 0.0])  # from the aim point towards the camera
+    target = np.array([pose.aim[0], pose.aim[1], 0.0])
+    C = target + distance * np.array([math.sin(tilt) * d[0], math.sin(tilt) * d[1],
+                                      math.cos(tilt)])
+    forward = target - C
+    forward /= np.linalg.norm(forward)
+    up_hint = np.array([-d[0], -d[1], 0.0])
+    right = np.cross(forward, up_hint)
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    cr, sr = math.cos(roll), math.sin(roll)
+    right, down = cr * right + sr * down, -sr * right + cr * down
+    R = np.vstack([right, down, forward])
+    f = (pose.width / 2) / math.tan(math.radians(pose.fov_deg) / 2)
+    K = np.array([[f, 0, pose.width / 2], [0, f, pose.height / 2], [0, 0, 1.0]])
+    return Camera(K, R, C, pose.width, pose.height)
+
+
+def make_camera(pose: CameraPose, mat: MatModel) -> Camera:
+    if not 0 <= pose.tilt_deg < 80:
+        raise VisionError(f"camera tilt must be in [0, 80) degrees, got {pose.tilt_deg}")
+    if pose.distance is not None:
+        return _camera_at(pose, pose.distance)
+    b = mat.border
+    outline = np.array([[-b, -b, 0], [8 + b, -b, 0], [8 + b, 8 + b, 0], [-b, 8 + b, 0]],
+                       float)
+    lo, hi = 2.0, 200.0
+    for _ in range(40):  # the nearest distance at which the whole mat fits in ``fill``
+        mid = (lo + hi) / 2
+        cam = _camera_at(pose, mid)
+        uv = cam.project(outline)
+        mx, my = pose.width * (1 - pose.fill) / 2, pose.height * (1 - pose.fill) / 2
+        inside = (uv[:, 0].min() >= mx and uv[:, 0].max() <= pose.width - mx
+                  and uv[:, 1].min() >= my and uv[:, 1].max() <= pose.height - my)
+        lo, hi = (lo, mid) if inside else (mid, hi)
+    return _camera_at(pose, hi)
+
+
+# ----------------------------------------------------------------------------------------------
+# Ground texture: table and mat
+
+
+TEX_PX = 48  # texture pixels per space
+TEX_SPAN = (-14.0, 22.0)  # world x and y covered by the table texture
+
+
+_TEXTURES: dict[str, np.ndarray] = {}
+
+
+def _ground_texture(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.ndarray:
+    """The table with the mat on it, as seen from straight above (cached: scenes reuse it)."""
+    key = json.dumps([table, table_colour, mat.to_json(), repr(mat.colours), seed])
+    if key not in _TEXTURES:
+        if len(_TEXTURES) > 8:
+            _TEXTURES.clear()
+        _TEXTURES[key] = _draw_ground(table, table_colour, mat, seed)
+    return _TEXTURES[key]
+
+
+def _draw_ground(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.ndarray:
+    lo, hi = TEX_SPAN
+    size = round((hi - lo) * TEX_PX)
+    rng = np.random.default_rng(seed)
+    base = np.array(table_colour, np.float32)
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    if table == "wood":
+        grain = np.sin(yy / size * 90 + 3 * np.sin(xx / size * 7 + rng.uniform(0, 6)))
+        tex = base * (0.85 + 0.12 * grain[..., None])
+    elif table == "cloth":
+        noise = rng.normal(0, 1, (size // 4, size // 4)).astype(np.float32)
+        noise = cv2.resize(noise, (size, size), interpolation=cv2.INTER_LINEAR)
+        tex = base * (0.92 + 0.05 * noise[..., None])
+    else:
+        raise VisionError(f"unknown table {table!r}: 'wood' or 'cloth'")
+    tex = np.clip(tex, 0, 255).astype(np.uint8)
+    mat_img = draw_mat(mat, TEX_PX)
+    off = round((-mat.border - lo) * TEX_PX)
+    top = round((hi - (8 + mat.border)) * TEX_PX)
+    tex[top:top + mat_img.shape[0], off:off + mat_img.shape[1]] = mat_img
+    return tex
+
+
+def _texture_to_world() -> np.ndarray:
+    lo, hi = TEX_SPAN
+    s = 1.0 / TEX_PX
+    return np.array([[s, 0, lo], [0, -s, hi], [0, 0, 1]], float)
+
+
+# ----------------------------------------------------------------------------------------------
+# Pieces as polygons
+
+
+@dataclass(frozen=True, slots=True)
+class _Poly:
+    depth: float
+    points: np.ndarray  # (N, 2) float image points
+    colour: tuple[float, float, float]
+
+
+def _shade(colour: BGR, normal: np.ndarray, light: np.ndarray, ambient: float = 0.55
+           ) -> tuple[float, float, float]:
+    k = ambient + (1 - ambient) * max(0.0, float(normal @ light))
+    return (colour[0] * k, colour[1] * k, colour[2] * k)
+
+
+def _box_faces(lo: np.ndarray, hi: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    x0, y0, z0 = lo
+    x1, y1, z1 = hi
+    v = np.array([[x0, y0, z0], [x1, y0, z0], [x1, y1, z0], [x0, y1, z0],
+                  [x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]])
+    faces = [((4, 5, 6, 7), (0, 0, 1)), ((0, 1, 5, 4), (0, -1, 0)), ((1, 2, 6, 5), (1, 0, 0)),
+             ((2, 3, 7, 6), (0, 1, 0)), ((3, 0, 4, 7), (-1, 0, 0))]
+    return [(v[list(idx)], np.array(n, float)) for idx, n in faces]
+
+
+def _wall_boxes(x0: float, y0: float, corner: str, style: PieceStyle
+                ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The two walls of a Port in ``corner`` of the space at (x0, y0), as (lo, hi) boxes."""
+    sx, sy = CORNER_SIGNS[corner]
+    t, h, g = style.wall_thickness, style.wall_height, style.seam_gap
+    # The wall along the north or south edge runs from the corner to the far end, less g.
+    ey = y0 if sy < 0 else y0 + 1 - t
+    xa, xb = (x0, x0 + 1 - g) if sx < 0 else (x0 + g, x0 + 1)
+    ex = x0 if sx < 0 else x0 + 1 - t
+    ya, yb = (y0, y0 + 1 - g) if sy < 0 else (y0 + g, y0 + 1)
+    return [(np.array([xa, ey, 0.0]), np.array([xb, ey + t, h])),
+            (np.array([ex, ya, 0.0]), np.array([ex + t, yb, h]))]
+
+
+def _pole_polys(cam: Camera, cx: float, cy: float, colour: BGR, style: PieceStyle,
+                light: np.ndarray, n: int = 28) -> list[_Poly]:
+    r, h = style.pole_diameter / 2, style.pole_height
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    ring = np.column_stack([cx + r * np.cos(ang), cy + r * np.sin(ang), np.zeros(n)])
+    top = ring + np.array([0, 0, h])
+    polys = []
+    view = cam.C
+    for i in range(n):
+        j = (i + 1) % n
+        mid = (ring[i] + ring[j]) / 2
+        normal = np.array([mid[0] - cx, mid[1] - cy, 0.0]) / r
+        if normal @ (view - mid) <= 0:
+            continue
+        quad = np.array([ring[i], ring[j], top[j], top[i]])
+        polys.append(_Poly(float(cam.depth(quad).mean()), cam.project(quad),
+                           _shade(colour, normal, light)))
+    # The top disc last of this piece: it is nearer the camera than the sides it caps.
+    top_colour = tuple(min(255.0, c * 1.12 + 12) for c in colour)
+    polys.append(_Poly(float(cam.depth(top).mean()) - h, cam.project(top),
+                       top_colour))  # type: ignore[arg-type]
+    return polys
+
+
+def _box_polys(cam: Camera, lo: np.ndarray, hi: np.ndarray, colour: BGR,
+               light: np.ndarray) -> list[_Poly]:
+    out = []
+    for pts, normal in _box_faces(lo, hi):
+        centre = pts.mean(axis=0)
+        if normal @ (cam.C - centre) <= 0:
+            continue
+        out.append(_Poly(float(cam.depth(pts).mean()), cam.project(pts),
+                         _shade(colour, normal, light, 0.6)))
+    return out
+
+
+def _piece_solids(position: dict[str, Any], style: PieceStyle
+                  ) -> list[tuple[str, Any, BGR]]:
+    """('pole', (cx, cy)) and ('box', (lo, hi)) solids with their colours."""
+    solids: list[tuple[str, Any, BGR]] = []
+    for name, side in position.get("poles", {}).items():
+        f, r = parse_square(name)
+        solids.append(("pole", (f + 0.5, r + 0.5), style.colours[side]))
+    for port in position.get("ports", []):
+        f, r = parse_square(port["square"])
+        for lo, hi in _wall_boxes(float(f), float(r), port["corner"], style):
+            solids.append(("box", (lo, hi), style.colours[port["side"]]))
+    return solids
+
+
+def _solid_points(kind: str, geom: Any, style: PieceStyle) -> np.ndarray:
+    if kind == "pole":
+        cx, cy = geom
+        r, h = style.pole_diameter / 2, style.pole_height
+        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        ring = np.column_stack([cx + r * np.cos(ang), cy + r * np.sin(ang), np.zeros(16)])
+        return np.vstack([ring, ring + np.array([0.0, 0.0, h])])
+    lo, hi = geom
+    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                     for z in (lo[2], hi[2])])
+
+
+def _hand_solids(hand: Hand) -> list[tuple[np.ndarray, float]]:
+    """The arm as a chain of spheres: (centre, radius)."""
+    a = math.radians(hand.from_deg)
+    direction = np.array([math.cos(a), math.sin(a)])
+    tip = np.array(hand.reach, float)
+    out = []
+    for k in range(0, 40):
+        s = k * 0.35
+        xy = tip + direction * (s + 0.4)
+        z = hand.height + s * 0.15
+        radius = 0.55 if k < 3 else 0.42
+        out.append((np.array([xy[0], xy[1], z]), radius))
+    for dx in (-0.3, -0.1, 0.1, 0.3):  # fingers
+        perp = np.array([-direction[1], direction[0]])
+        for s in (0.0, 0.25):
+            xy = tip + perp * dx + direction * s
+            out.append((np.array([xy[0], xy[1], hand.height - 0.05]), 0.13))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Rendering
+
+
+def render(position: dict[str, Any] | str, scene: Scene | None = None,
+           hand: Hand | None = None) -> SimFrame:
+    """Render ``position`` (the rules core's JSON form) as ``scene``'s camera sees it."""
+    scene = scene or Scene()
+    position = load_position(position)
+    pose, light_cfg, style = scene.pose, scene.lighting, scene.style
+    rng = np.random.default_rng(scene.seed)
+    cam = make_camera(pose, scene.mat)
+    W, H = pose.width, pose.height
+    H_plane = cam.plane_homography()
+    tex = _ground_texture(scene.table, scene.table_colour, scene.mat, scene.seed % 4)
+    img = cv2.warpPerspective(tex, H_plane @ _texture_to_world(), (W, H),
+                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    la, le = math.radians(light_cfg.light_azimuth_deg), math.radians(
+        light_cfg.light_elevation_deg)
+    to_light = np.array([math.cos(le) * math.sin(la), math.cos(le) * math.cos(la),
+                         math.sin(le)])
+    solids = _piece_solids(position, style)
+
+    # Shadows on the ground: each solid's vertices pushed along the light onto z = 0.
+    shadow = np.zeros((H, W), np.uint8)
+    casters = [_solid_points(k, g, style) for k, g, _ in solids]
+    if hand is not None:
+        for centre, radius in _hand_solids(hand):
+            ang = np.linspace(0, 2 * np.pi, 10, endpoint=False)
+            casters.append(np.column_stack([centre[0] + radius * np.cos(ang),
+                                            centre[1] + radius * np.sin(ang),
+                                            np.full(10, centre[2])]))
+    for pts in casters:
+        ground = pts - pts[:, 2:3] / to_light[2] * to_light
+        uv = cam.project(ground).astype(np.float32)
+        cv2.fillConvexPoly(shadow, cv2.convexHull(uv).astype(np.int32), 255)
+    if light_cfg.shadow > 0:
+        shadow_f = cv2.GaussianBlur(shadow, (0, 0), 3).astype(np.float32) / 255
+        img = (img.astype(np.float32) * (1 - light_cfg.shadow * shadow_f[..., None]))
+        img = np.clip(img, 0, 255).astype(np.uint8)
+
+    polys: list[_Poly] = []
+    for kind, geom, colour in solids:
+        if kind == "pole":
+            polys.extend(_pole_polys(cam, geom[0], geom[1], colour, style, to_light))
+        else:
+            polys.extend(_box_polys(cam, geom[0], geom[1], colour, to_light))
+    polys.sort(key=lambda p: -p.depth)
+    for p in polys:
+        cv2.fillPoly(img, [np.round(p.points * 16).astype(np.int32)],
+                     tuple(float(c) for c in p.colour), lineType=cv2.LINE_AA, shift=4)
+
+    occluded = False
+    if hand is not None:
+        mat_poly = cam.project(np.array([[0, 0, 0], [8, 0, 0], [8, 8, 0], [0, 8, 0]], float))
+        hand_mask = np.zeros((H, W), np.uint8)
+        spheres = _hand_solids(hand)
+        tone = 0.9 + 0.2 * rng.random()
+        order = sorted(range(len(spheres)), key=lambda i: -cam.depth(spheres[i][0][None])[0])
+        for i in order:
+            centre, radius = spheres[i]
+            uv = cam.project(centre[None])[0]
+            depth = cam.depth(centre[None])[0]
+            rad_px = radius * cam.K[0, 0] / max(depth, 1e-3)
+            shade = tone * (1.0 - 0.25 * min(1.0, i / 40))  # the forearm a little darker
+            colour = tuple(min(255.0, float(c) * shade) for c in hand.skin)
+            cv2.circle(img, (int(uv[0]), int(uv[1])), int(rad_px), colour, -1, cv2.LINE_AA)
+            cv2.circle(hand_mask, (int(uv[0]), int(uv[1])), int(rad_px), 255, -1)
+        mat_mask = np.zeros((H, W), np.uint8)
+        cv2.fillConvexPoly(mat_mask, mat_poly.astype(np.int32), 255)
+        occluded = bool(np.count_nonzero(hand_mask & mat_mask))
+
+    img = _lighting(img, light_cfg)
+    img = _sensor(img, scene.sensor, rng)
+    corners = cam.project(np.array([[0, 0, 0], [8, 0, 0], [8, 8, 0], [0, 8, 0]], float))
+    return SimFrame(img, position, corners, H_plane, cam.K, occluded)
+
+
+def _lighting(img: np.ndarray, cfg: Lighting) -> np.ndarray:
+    H, W = img.shape[:2]
+    a = math.radians(cfg.gradient_angle_deg)
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    t = ((xx / W - 0.5) * math.cos(a) + (yy / H - 0.5) * math.sin(a))
+    gain = cfg.brightness * (1 - cfg.gradient * t)
+    cast = np.array([1 - 0.12 * cfg.temperature, 1.0, 1 + 0.12 * cfg.temperature], np.float32)
+    out = img.astype(np.float32) * gain[..., None] * cast
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _sensor(img: np.ndarray, cfg: Sensor, rng: np.random.Generator) -> np.ndarray:
+    if cfg.blur > 0:
+        img = cv2.GaussianBlur(img, (0, 0), cfg.blur)
+    if cfg.noise > 0:
+        noisy = img.astype(np.float32) + rng.normal(0, cfg.noise, img.shape).astype(np.float32)
+        img = np.clip(noisy, 0, 255).astype(np.uint8)
+    if cfg.jpeg_quality is not None:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cfg.jpeg_quality])
+        if ok:
+            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
