@@ -93,6 +93,8 @@ class MatModel:
             raise VisionError(f"bad mat model: {exc!r}") from None
 
 
+_SHIFT = 4
+_ONE = 1 << _SHIFT
 PAPER_MM = {"A4": (210, 297), "A3": (297, 420), "A2": (420, 594)}
 
 
@@ -107,15 +109,18 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
     ss = 4 if px_per_space <= 200 else 1
     s = px_per_space * ss
     c = model.colours
-    size = round(model.extent * s)
+    out_size = round(model.extent * px_per_space)
+    size = out_size * ss  # an exact multiple, so shrinking maps areas exactly
     img = np.empty((size, size, 3), np.uint8)
     img[:] = c.border
     b = model.border
 
+    # Pixel k covers [k, k+1): a mat point's pixel coordinate is (x + b) * s, and OpenCV draws
+    # at pixel centres, hence the half pixel; SHIFT keeps a sixteenth of a pixel.
     def px(x: float, y: float) -> tuple[int, int]:
-        return round((x + b) * s), round((8 + b - y) * s)
+        return (round(((x + b) * s - 0.5) * _ONE), round(((8 + b - y) * s - 0.5) * _ONE))
 
-    cv2.rectangle(img, px(0, 8), px(8, 0), c.base, -1)
+    cv2.rectangle(img, px(0, 8), px(8, 0), c.base, -1, shift=_SHIFT)
     for file in range(8):
         for rank in range(8):
             name = square_name(file, rank)
@@ -124,8 +129,9 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
             telepad = model.telepad_side(name)
             if telepad is not None:
                 cv2.rectangle(img, px(x0 + 0.08, y0 + 0.92), px(x0 + 0.92, y0 + 0.08),
-                              c.side[telepad], -1)
-                cv2.circle(img, px(cx, cy), round(model.centre_size * 0.9 * s), c.base, -1)
+                              c.side[telepad], -1, shift=_SHIFT)
+                cv2.circle(img, px(cx, cy), round(model.centre_size * 0.9 * s * _ONE), c.base,
+                           -1, cv2.LINE_AA, shift=_SHIFT)
                 continue
             if rank in (0, 7):
                 continue  # plain back-row corner spaces
@@ -136,8 +142,10 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
                         ((1, 1), (0, 1), (0.5 - h, 0.5 + h), (0.5 + h, 0.5 + h)),
                         ((0, 1), (0, 0), (0.5 - h, 0.5 - h), (0.5 - h, 0.5 + h))):
                 inset = [(x0 + 0.06 + (u * 0.88), y0 + 0.06 + (v * 0.88)) for u, v in pts]
-                cv2.fillPoly(img, [np.array([px(*p) for p in inset], np.int32)], c.trapezoid)
-            cv2.rectangle(img, px(cx - h, cy + h), px(cx + h, cy - h), c.centre, -1)
+                cv2.fillPoly(img, [np.array([px(*p) for p in inset], np.int32)], c.trapezoid,
+                             shift=_SHIFT)
+            cv2.rectangle(img, px(cx - h, cy + h), px(cx + h, cy - h), c.centre, -1,
+                          shift=_SHIFT)
             pad = model.portpads.get(name)
             if pad is not None:
                 side, corner = pad
@@ -145,14 +153,17 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
                 w = model.stripe_width
                 ex = x0 if sx < 0 else x0 + 1 - w  # the vertical stripe on the east/west edge
                 ey = y0 if sy < 0 else y0 + 1 - w  # the horizontal one on the south/north edge
-                cv2.rectangle(img, px(ex, y0 + 1), px(ex + w, y0), c.side[side], -1)
-                cv2.rectangle(img, px(x0, ey + w), px(x0 + 1, ey), c.side[side], -1)
-    lw = max(1, round(model.line_width * s))
+                cv2.rectangle(img, px(ex, y0 + 1), px(ex + w, y0), c.side[side], -1,
+                              shift=_SHIFT)
+                cv2.rectangle(img, px(x0, ey + w), px(x0 + 1, ey), c.side[side], -1,
+                              shift=_SHIFT)
+    # Grid lines as filled bands, so their centre is exact whatever their width.
+    hw = model.line_width / 2
     for i in range(9):
-        cv2.line(img, px(i, 0), px(i, 8), c.line, lw)
-        cv2.line(img, px(0, i), px(8, i), c.line, lw)
+        cv2.rectangle(img, px(i - hw, 8 + hw), px(i + hw, -hw), c.line, -1, shift=_SHIFT)
+        cv2.rectangle(img, px(-hw, i + hw), px(8 + hw, i - hw), c.line, -1, shift=_SHIFT)
     if ss > 1:
-        img = cv2.resize(img, (size // ss, size // ss), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(img, (out_size, out_size), interpolation=cv2.INTER_AREA)
     return img
 
 

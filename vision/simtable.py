@@ -186,7 +186,14 @@ def make_camera(pose: CameraPose, mat: MatModel) -> Camera:
 
 
 TEX_PX = 48  # texture pixels per space
-TEX_SPAN = (-14.0, 22.0)  # world x and y covered by the table texture
+TEX_MARGIN = 14  # spaces of table round the mat in the texture
+
+
+def _texture_layout(mat: MatModel) -> tuple[int, int]:
+    """(texture size, offset of the mat drawing in it), both in texture pixels."""
+    mat_px = round(mat.extent * TEX_PX)
+    off = TEX_MARGIN * TEX_PX
+    return mat_px + 2 * off, off
 
 
 _TEXTURES: dict[str, np.ndarray] = {}
@@ -203,8 +210,7 @@ def _ground_texture(table: str, table_colour: BGR, mat: MatModel, seed: int) -> 
 
 
 def _draw_ground(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.ndarray:
-    lo, hi = TEX_SPAN
-    size = round((hi - lo) * TEX_PX)
+    size, off = _texture_layout(mat)
     rng = np.random.default_rng(seed)
     base = np.array(table_colour, np.float32)
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
@@ -219,16 +225,16 @@ def _draw_ground(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.
         raise VisionError(f"unknown table {table!r}: 'wood' or 'cloth'")
     tex = np.clip(tex, 0, 255).astype(np.uint8)
     mat_img = draw_mat(mat, TEX_PX)
-    off = round((-mat.border - lo) * TEX_PX)
-    top = round((hi - (8 + mat.border)) * TEX_PX)
-    tex[top:top + mat_img.shape[0], off:off + mat_img.shape[1]] = mat_img
+    tex[off:off + mat_img.shape[0], off:off + mat_img.shape[1]] = mat_img
     return tex
 
 
-def _texture_to_world() -> np.ndarray:
-    lo, hi = TEX_SPAN
-    s = 1.0 / TEX_PX
-    return np.array([[s, 0, lo], [0, -s, hi], [0, 0, 1]], float)
+def _texture_to_world(mat: MatModel) -> np.ndarray:
+    """Texture pixel centre (u, v, 1) -> mat point (x, y, 1): pixel k covers [k, k+1)."""
+    _, off = _texture_layout(mat)
+    s, b = 1.0 / TEX_PX, mat.border
+    return np.array([[s, 0, (0.5 - off) * s - b], [0, -s, 8 + b - (0.5 - off) * s],
+                     [0, 0, 1]], float)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -369,7 +375,7 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
     W, H = pose.width, pose.height
     H_plane = cam.plane_homography()
     tex = _ground_texture(scene.table, scene.table_colour, scene.mat, scene.seed % 4)
-    img = cv2.warpPerspective(tex, H_plane @ _texture_to_world(), (W, H),
+    img = cv2.warpPerspective(tex, H_plane @ _texture_to_world(scene.mat), (W, H),
                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     la, le = math.radians(light_cfg.light_azimuth_deg), math.radians(

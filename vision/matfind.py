@@ -1,0 +1,272 @@
+"""Finding the mat in a frame, with no fiducials, and keeping hold of it frame to frame.
+
+1. Candidates: convex quadrilaterals among the frame's outlines (edges and bright regions),
+   each read two ways, as the 8x8 grid itself or as the printed mat round it.
+2. Score: warp each reading top-down and measure how strongly the 7+7 inner grid lines stand
+   out (dark, thin, evenly spaced); the best reading wins.
+3. Refine: along each inner grid line, find the line's centre to a fraction of a pixel across
+   it, fit the lines robustly (pieces and hands hide parts of them), intersect them, and fit
+   the homography to the 49 crossings.
+
+The result maps mat coordinates (x east, y north, spaces; the grid is [0, 8]^2) to image
+pixels (u right, v down). Which corner is a1 is not knowable from the grid alone: the
+rotation is fixed by calibration (the side colours) and kept by tracking.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.config import MATFIND
+from vision.errors import VisionError
+
+GRID = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class MatFix:
+    """Where the mat is: mat (x, y) -> image (u, v) homography and the quality of the fit."""
+
+    homography: np.ndarray  # (3, 3) float64
+    score: float  # grid-line contrast, in grey levels
+    crossings: int  # grid crossings used in the final fit (of 49)
+    rms_px: float  # residual of the crossings
+
+    @property
+    def corners(self) -> np.ndarray:
+        """(4, 2) image points of the grid corners, in mat order (0,0) (8,0) (8,8) (0,8)."""
+        return project(self.homography, GRID)
+
+    def rotated(self, quarter_turns: int) -> MatFix:
+        """The same fix with the mat's labels turned by ``quarter_turns`` x 90 degrees
+        anticlockwise (what was corner (0,0) becomes corner (8,0) after one turn)."""
+        k = quarter_turns % 4
+        R = np.eye(3)
+        for _ in range(k):
+            R = np.array([[0, -1, 8], [1, 0, 0], [0, 0, 1]], float) @ R
+        return MatFix(self.homography @ np.linalg.inv(R), self.score, self.crossings,
+                      self.rms_px)
+
+
+def project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(N, 2) points through a homography."""
+    p = np.column_stack([pts, np.ones(len(pts))]) @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise VisionError(f"expected an (H, W, 3) uint8 image, got {image.shape} {image.dtype}")
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
+    """Convex quadrilaterals (4, 2) in ``gray``'s pixels, biggest first."""
+    h, w = gray.shape
+    min_area = MATFIND.min_area_fraction * h * w
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    masks = [cv2.dilate(cv2.Canny(blur, 40, 120), np.ones((3, 3), np.uint8))]
+    _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(bright)
+    quads: list[np.ndarray] = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if cv2.contourArea(c) < min_area:
+                continue
+            hull = cv2.convexHull(c)
+            peri = cv2.arcLength(hull, True)
+            approx = cv2.approxPolyDP(hull, 0.02 * peri, True).reshape(-1, 2)
+            if len(approx) == 4:
+                quads.append(approx.astype(np.float64))
+            elif 4 < len(approx) <= 8:
+                # A hand or arm joined to the outline adds vertices; the mat's corners are
+                # still among them. Scoring picks the right four.
+                hull_area = cv2.contourArea(approx.astype(np.float32))
+                for idx in itertools.combinations(range(len(approx)), 4):
+                    q = approx[list(idx)].astype(np.float64)
+                    if cv2.contourArea(q.astype(np.float32)) > 0.5 * hull_area:
+                        quads.append(q)
+    quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+    return quads[: MATFIND.max_candidates]
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """Corners in the mat's own turning order (anticlockwise with y up: on screen, with v
+    down, that is sorting by the angle of (u, -v)). Which corner comes first is arbitrary:
+    the rotation is settled by calibration and kept by tracking."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(-(quad[:, 1] - c[1]), quad[:, 0] - c[0])
+    return quad[np.argsort(ang)]
+
+
+def grid_contrast(gray: np.ndarray, H: np.ndarray) -> float:
+    """How much darker the inner grid lines are than the space beside them, in grey levels."""
+    px = MATFIND.score_px
+    size = 8 * px
+    S = np.array([[px, 0, 0], [0, -px, size], [0, 0, 1]], float)  # mat -> top-down pixels
+    try:
+        top = cv2.warpPerspective(gray, S @ np.linalg.inv(H), (size, size),
+                                  flags=cv2.INTER_LINEAR)
+    except (cv2.error, np.linalg.LinAlgError):
+        return 0.0
+    idx = np.arange(1, 8) * px
+    off = px // 4
+    lines = np.concatenate([top[:, idx].ravel(), top[idx, :].ravel()]).astype(np.float32)
+    beside = np.concatenate([top[:, idx + off].ravel(), top[:, idx - off].ravel(),
+                             top[idx + off, :].ravel(), top[idx - off, :].ravel()])
+    return float(np.median(beside.astype(np.float32)) - np.median(lines))
+
+
+def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float] | None:
+    best: tuple[np.ndarray, float] | None = None
+    border = MATFIND.printed_border
+    outer = np.array([[-border, -border], [8 + border, -border], [8 + border, 8 + border],
+                      [-border, 8 + border]])
+    for quad in _candidate_quads(gray):
+        q = _order(quad)
+        for model in (GRID, outer):
+            H = cv2.getPerspectiveTransform(model.astype(np.float32), q.astype(np.float32))
+            score = grid_contrast(gray, H.astype(np.float64))
+            if best is None or score > best[1]:
+                best = (H.astype(np.float64), score)
+    return best
+
+
+def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``gray`` at (N, 2) float points (u, v)."""
+    maps = pts.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.remap(gray, maps, None, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).reshape(-1).astype(np.float32)
+
+
+def _refine(gray: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, int, float] | None:
+    """Fit the 7+7 inner grid lines near ``H``'s guess; return the refined homography."""
+    cfg = MATFIND
+    ts = (np.arange(8 * cfg.samples_per_space) + 0.5) / cfg.samples_per_space  # along 0..8
+    offsets = np.linspace(-cfg.search, cfg.search, cfg.search_steps)  # across, in spaces
+    lines: dict[tuple[str, int], np.ndarray] = {}  # (axis, i) -> (a, b, c), a u + b v = c
+    for axis in ("x", "y"):
+        for i in range(1, 8):
+            if axis == "x":
+                base = np.column_stack([np.full_like(ts, i), ts])
+                across = np.array([1.0, 0.0])
+            else:
+                base = np.column_stack([ts, np.full_like(ts, i)])
+                across = np.array([0.0, 1.0])
+            grid_pts = base[:, None, :] + offsets[None, :, None] * across  # (T, K, 2)
+            img_pts = project(H, grid_pts.reshape(-1, 2)).reshape(len(ts), len(offsets), 2)
+            vals = _sample(gray, img_pts.reshape(-1, 2)).reshape(len(ts), len(offsets))
+            k = np.argmin(vals, axis=1)
+            inner = (k > 0) & (k < len(offsets) - 1)
+            rows = np.nonzero(inner)[0]
+            if len(rows) < cfg.min_points_per_line:
+                continue
+            kk = k[rows]
+            v0, v1, v2 = vals[rows, kk - 1], vals[rows, kk], vals[rows, kk + 1]
+            depth = (v0 + v2) / 2 - v1
+            keep = depth > cfg.min_line_depth
+            rows, kk, v0, v1, v2 = rows[keep], kk[keep], v0[keep], v1[keep], v2[keep]
+            if len(rows) < cfg.min_points_per_line:
+                continue
+            denom = v0 - 2 * v1 + v2
+            frac = np.where(np.abs(denom) > 1e-6, 0.5 * (v0 - v2) / denom, 0.0)
+            frac = np.clip(frac, -0.5, 0.5)
+            p_lo = img_pts[rows, kk]
+            p_hi = np.where((frac >= 0)[:, None], img_pts[rows, np.minimum(kk + 1,
+                                                                           len(offsets) - 1)],
+                            img_pts[rows, kk - 1])
+            pts = p_lo + np.abs(frac)[:, None] * (p_hi - p_lo)
+            vx, vy, x0, y0 = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                         0.01).ravel()
+            n = np.array([-vy, vx], float)
+            lines[(axis, i)] = np.array([n[0], n[1], n @ np.array([x0, y0])])
+    src, dst = [], []
+    for i in range(1, 8):
+        for j in range(1, 8):
+            lx, ly = lines.get(("x", i)), lines.get(("y", j))
+            if lx is None or ly is None:
+                continue
+            A = np.array([lx[:2], ly[:2]])
+            if abs(np.linalg.det(A)) < 1e-9:
+                continue
+            dst.append(np.linalg.solve(A, np.array([lx[2], ly[2]])))
+            src.append((i, j))
+    if len(src) < cfg.min_crossings:
+        return None
+    src_a, dst_a = np.array(src, np.float64), np.array(dst, np.float64)
+    Hn, inl = cv2.findHomography(src_a, dst_a, cv2.RANSAC, cfg.ransac_px)
+    if Hn is None:
+        return None
+    mask = inl.ravel().astype(bool)
+    err = np.linalg.norm(project(Hn, src_a[mask]) - dst_a[mask], axis=1)
+    return Hn, int(mask.sum()), float(np.sqrt(np.mean(err ** 2)))
+
+
+def find_mat(image: np.ndarray) -> MatFix:
+    """Find the mat from scratch. Raises :class:`VisionError` when no mat is in view."""
+    gray = _gray(image)
+    scale = min(1.0, MATFIND.coarse_width / gray.shape[1])
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1 else gray
+    coarse = _coarse(small)
+    if coarse is None or coarse[1] < MATFIND.min_score:
+        raise VisionError("no mat found in the image (is the whole mat in view?)")
+    Hs = coarse[0]
+    H = np.diag([1 / scale, 1 / scale, 1.0]) @ Hs
+    fix = refine(gray, H)
+    if fix is None:
+        raise VisionError("a mat-like shape was found but its grid lines could not be fitted")
+    return fix
+
+
+def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2) -> MatFix | None:
+    """Refine a homography guess on the grid lines; None when the grid is not there."""
+    gray = _gray(image)
+    crossings, rms = 0, float("inf")
+    for _ in range(rounds):
+        out = _refine(gray, H)
+        if out is None:
+            return None
+        H, crossings, rms = out
+    score = grid_contrast(gray, H)
+    if score < MATFIND.min_score or rms > MATFIND.max_rms_px:
+        return None
+    return MatFix(H, score, crossings, rms)
+
+
+class MatTracker:
+    """Keeps the mat's fix from frame to frame; re-finds it when the camera or mat moves.
+
+    The rotation (which corner is a1) found at calibration is kept across re-finds by
+    choosing the labelling nearest to the last fix.
+    """
+
+    def __init__(self, fix: MatFix | None = None) -> None:
+        self.fix = fix
+        self.refound = 0
+
+    def update(self, image: np.ndarray) -> MatFix:
+        gray = _gray(image)
+        if self.fix is not None:
+            fix = refine(gray, self.fix.homography, rounds=1)
+            if fix is not None and self._moved_px(fix) < MATFIND.track_max_shift_px:
+                self.fix = fix
+                return fix
+        found = find_mat(gray)
+        if self.fix is not None:
+            found = min((found.rotated(k) for k in range(4)), key=self._moved_px)
+        self.fix = found
+        self.refound += 1
+        return found
+
+    def _moved_px(self, fix: MatFix) -> float:
+        if self.fix is None:
+            return 0.0
+        return float(np.abs(fix.corners - self.fix.corners).max())
