@@ -154,3 +154,17 @@ def test_variant_flags_are_checked() -> None:
         Variant.from_flags(["send_marker"])
     with pytest.raises(RulesError, match="bogus"):
         Variant.from_flags(["bogus=1"])
+
+
+def test_a_start_with_a_piece_knocked_off_is_judged_not_an_error() -> None:
+    """Issue 2: "a START with a piece knocked off is judged, as illegal with its reason"
+    (Game pieces: four Poles and four Ports a side)."""
+    from companion.rules.teleporters import Rule, explain
+
+    knocked = Position.from_text(
+        "2pppp2/1[nw]4[ne]1/2[nw]2[ne]2/8/8/2[SW]2[SE]2/1[SW]4[SE]1/2PPP3 south")
+    result = explain(knocked, knocked)
+    assert not result.legal and result.reason is not None
+    assert result.reason.rule is Rule.PIECE_COUNT and "3 south Poles" in result.reason.message
+    # Rule exercises on a sparse board can switch the full-set check off.
+    assert explain(knocked, knocked, full_set=False).legal

@@ -45,6 +45,7 @@ from companion.rules.teleporters.moves import (
     PoleMove,
     PortMove,
     TeleportMove,
+    TeleportMoveKind,
     TurnState,
 )
 from companion.rules.teleporters.position import Placement, Position
@@ -268,17 +269,23 @@ def _search(pos: Position, turn: TurnState, depth: int, tgt: _Target,
     return result
 
 
-def explain(turn_start: Position, observed: Position,
-            turn: TurnState | None = None) -> Explanation:
+def explain(turn_start: Position, observed: Position, turn: TurnState | None = None,
+            *, full_set: bool = True) -> Explanation:
     """A shortest legal explanation of ``observed`` from ``turn_start`` within one turn.
 
     ``turn_start.to_move`` is the side whose turn it is; ``turn`` the markers it had already
     used at ``turn_start`` (default: none, the start of the turn). Same-colour Poles (and
-    Ports) are interchangeable: only where pieces stand counts.
+    Ports) are interchangeable: only where pieces stand counts. With ``full_set`` (a real
+    game), a turn that starts without each side's four Poles and four Ports is illegal
+    whatever happens next; rule exercises on a sparse board turn it off.
     """
     turn = turn or TurnState()
     mover = turn_start.to_move
     observed = observed.replace(to_move=mover, variant=turn_start.variant)
+    if full_set:
+        short = _short_set(turn_start)
+        if short:
+            return Explanation(False, violations=tuple(short))
     if turn_start.same_board(observed):
         return Explanation(True, (), turn, winner=observed.winner())
     static = _static_violations(turn_start, observed)
@@ -309,6 +316,23 @@ def _canonical_order(seq: tuple[Move, ...]) -> tuple[str, ...]:
 
 # ----------------------------------------------------------------------------------------------
 # Diagnosis of an illegal change
+
+
+PIECES_PER_SIDE = 4  # "Game pieces": 4 Poles and 4 Ports of each colour
+
+
+def _short_set(start: Position) -> list[Violation]:
+    out = []
+    for side in Side:
+        for kind, n in (("Pole", len(start.pole_squares(side))),
+                        ("Port", len(start.placements(side)))):
+            if n != PIECES_PER_SIDE:
+                out.append(Violation(
+                    Rule.PIECE_COUNT, (),
+                    f"the turn started with {n} {side.value} {kind}s on the mat, not "
+                    f"{PIECES_PER_SIDE}: a piece was knocked off or added before this turn; "
+                    "set the board right (or accept it as a correction)"))
+    return out
 
 
 def _count_violations(start: Position, observed: Position) -> list[Violation]:
@@ -395,24 +419,36 @@ def _mismatch(a: Position, b: Position) -> int:
 
 def _best_partial(start: Position, turn: TurnState, tgt: _Target, observed: Position
                   ) -> tuple[Position, TurnState]:
-    """The position closest to ``observed`` that legal moves within the budget reach."""
-    best = (_mismatch(start, observed), start, turn)
+    """The position closest to ``observed`` that legal moves within the budget reach.
+
+    Closeness counts the spaces still different plus one for every move that touches a space
+    the player did not change: a detour through untouched pieces that only shifts the
+    difference elsewhere explains less than leaving the offending piece as the residue.
+    """
+    changed = {sq for sq in range(64) if start.poles[sq] is not observed.poles[sq]
+               or start.ports[sq] != observed.ports[sq]}
+
+    def cost(pos: Position, detours: int) -> int:
+        return _mismatch(pos, observed) + detours
+
+    best = (cost(start, 0), 0, start, turn)
     seen: set[Any] = set()
-    stack = [(start, turn)]
+    stack = [(start, turn, 0)]
     while stack:
-        pos, tn = stack.pop()
+        pos, tn, detours = stack.pop()
         key = (pos.board_key(), tn.key())
         if key in seen:
             continue
         seen.add(key)
-        score = _mismatch(pos, observed)
-        if score < best[0] or (score == best[0] and len(tn.moves) < len(best[2].moves)):
-            best = (score, pos, tn)
+        score = (cost(pos, detours), len(tn.moves))
+        if score < best[:2]:
+            best = (score[0], score[1], pos, tn)
         if len(seen) > 20000:
             break
-        for _, npos, nturn in successors(pos, tn, tgt.flt):
-            stack.append((npos, nturn))
-    return best[1], best[2]
+        for move, npos, nturn in successors(pos, tn, tgt.flt):
+            detour = any(sq not in changed for sq in move.squares())
+            stack.append((npos, nturn, detours + detour))
+    return best[2], best[3]
 
 
 def _diagnose(start: Position, observed: Position, turn: TurnState, tgt: _Target
@@ -499,12 +535,19 @@ def _diagnose_pole(pos: Position, turn: TurnState, a: Square, b: Square) -> Viol
     side = pos.to_move
     variant = pos.variant
     what = f"{side.value} Pole {square_name(a)} to {square_name(b)}"
-    fresh = [m for m in legal_moves(pos) if isinstance(m, PoleMove) and m.frm == a
-             and m.to == b]
-    budget = _budget_violation(pos, turn, bool(fresh), a in turn.pole_marks, Marker.POLE,
-                               (a, b), what)
-    if budget:
-        return budget
+    # Legal on a fresh turn: then only the markers (or moving twice) stand in the way.
+    for m in legal_moves(pos):
+        if isinstance(m, PoleMove) and (m.frm, m.to) == (a, b):
+            budget = _budget_violation(pos, turn, True, a in turn.pole_marks, Marker.POLE,
+                                       (a, b), what)
+        elif (isinstance(m, TeleportMove) and m.kind is TeleportMoveKind.SEND
+              and (m.frm, m.to) == (a, b)):
+            budget = _budget_violation(pos, turn, True, a in turn.teleport_marks,
+                                       Marker.PORT, (a, b), what + " (sent by its Teleport)")
+        else:
+            continue
+        if budget:
+            return budget
     dist = _walk_distance(pos, a, b)
     if dist <= 2:
         blocker = _walk_blocker(pos, a, b)
@@ -516,6 +559,10 @@ def _diagnose_pole(pos: Position, turn: TurnState, a: Square, b: Square) -> Viol
                          f"{what}: too far to walk, and a Pole may never teleport to a Goal "
                          "Telepad (it must walk in, or teleport from another Goal Telepad)")
     in_teleport = pos.teleport_at(a) is side
+    if pos.teleport_at(b) is side.opponent:
+        return Violation(Rule.NO_TELEPORT_ROUTE, (a, b),
+                         f"{what}: a Pole teleports only into a Teleport of its own colour, "
+                         f"and the one on {square_name(b)} is {side.opponent.value}'s")
     if b in home or pos.teleport_at(b) is side:
         if pos.poles[b] is not None:
             return Violation(Rule.POLE_BLOCKED_BY_POLE, (a, b),
