@@ -25,3 +25,14 @@ class MatFindConfig:
 
 
 MATFIND = MatFindConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class GeometryConfig:
+    default_hfov_deg: float = 62.0  # assumed when the focal length cannot be measured
+    min_tilt_signal: float = 0.08  # below this the view is too square-on to measure focus
+    min_focal_px: float = 100.0
+    max_focal_px: float = 4.0  # times the image width
+
+
+GEOMETRY = GeometryConfig()
