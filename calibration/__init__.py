@@ -1,1 +1,5 @@
-"""Camera and mat calibration, versioned profiles (issue 3)."""
+"""Camera and mat calibration, and the versioned profiles it writes."""
+
+from calibration.profile import CalibrationError, Profile, calibrate
+
+__all__ = ["CalibrationError", "Profile", "calibrate"]

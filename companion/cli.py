@@ -7,11 +7,15 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.rules import GAMES, RulesError
 from companion.rules.teleporters import Position, Variant, explain
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class BadInput(Exception):
@@ -102,6 +106,23 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--dpi", type=int, default=300)
     mat.set_defaults(func=_cmd_mat)
 
+    cal = sub.add_parser("calibrate", help="calibrate a camera from the start position")
+    src = cal.add_mutually_exclusive_group(required=True)
+    src.add_argument("--image", metavar="PATH", help="a photo of the start position")
+    src.add_argument("--camera", type=int, metavar="N",
+                     help="grab the start position from camera N")
+    cal.add_argument("--out", required=True, metavar="PATH", help="profile to write (JSON)")
+    cal.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
+                     default="bottom", help="image edge nearest south's Home row")
+    cal.set_defaults(func=_cmd_calibrate)
+
+    det = sub.add_parser("detect", help="read positions from images with a profile")
+    det.add_argument("--profile", required=True, metavar="PATH")
+    det.add_argument("images", nargs="+", metavar="IMAGE")
+    det.add_argument("--json", action="store_true",
+                     help="one JSON document per image: path, position, confidences")
+    det.set_defaults(func=_cmd_detect)
+
     demo = sub.add_parser("demo", help="referee a scripted match, no hardware needed")
     demo.add_argument("--headless", action="store_true", help="text output only")
     demo.add_argument("--delay", type=float, default=0.0,
@@ -121,6 +142,65 @@ def _cmd_mat(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {width}x{height} px, {args.paper} at {args.dpi} dpi "
           f"({width / args.dpi * 25.4:.0f} mm square)")
     return EXIT_OK
+
+
+def _read_image(path: str) -> np.ndarray:
+    import cv2
+
+    if not Path(path).is_file():
+        raise BadInput(f"{path}: no such image")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise BadInput(f"{path}: not an image OpenCV can read")
+    return image
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from calibration.profile import calibrate
+    from vision.errors import VisionError
+    from vision.sources import CameraSource, Frame
+
+    try:
+        if args.image is not None:
+            image = _read_image(args.image)
+        else:
+            cam = CameraSource(args.camera)
+            frames = [f for f in (cam.read() for _ in range(10)) if isinstance(f, Frame)]
+            cam.close()
+            if not frames:
+                raise BadInput(f"camera {args.camera} sent no frames")
+            image = frames[-1].image
+        profile = calibrate(image, south_at=args.south_at)
+        profile.save(args.out)
+    except VisionError as exc:
+        raise BadInput(str(exc)) from None
+    print(f"wrote {args.out}: mat found, south at the {args.south_at}, colours learned")
+    return EXIT_OK
+
+
+def _cmd_detect(args: argparse.Namespace) -> int:
+    from calibration.profile import Profile
+    from vision.errors import VisionError
+
+    try:
+        detector = Profile.load(args.profile).detector()
+    except VisionError as exc:
+        raise BadInput(str(exc)) from None
+    failed = 0
+    for path in args.images:
+        try:
+            found = detector.detect(_read_image(path))
+        except (BadInput, VisionError) as exc:
+            print(f"companion detect: {exc if isinstance(exc, BadInput) else f'{path}: {exc}'}",
+                  file=sys.stderr)
+            failed += 1
+            continue
+        if args.json:
+            print(json.dumps({"path": path, "status": "ok", "position": found.position,
+                              "confidence": found.confidences_json()}))
+        else:
+            print(json.dumps(found.position))
+    return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:

@@ -36,3 +36,26 @@ class GeometryConfig:
 
 
 GEOMETRY = GeometryConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifyConfig:
+    disc_samples: int = 7  # per top / foot disc: the centre and a ring
+    disc_radius: float = 0.07  # spaces
+    top_below: float = 0.03  # spaces under the Pole's top the top samples sit
+    top_shift: float = 0.05  # spaces towards the camera
+    foot_height: float = 0.03  # spaces
+    foot_shift: float = 0.05  # spaces away from the camera
+    wall_below: float = 0.1  # wall samples this far under the wall top (less seen past it)
+    wall_along_min: float = 0.1  # wall samples stay this far from the ends of an edge
+    wall_candidates: int = 17  # positions along an edge tried for the clearest view
+    wall_min_apart: float = 0.2  # an edge's two wall samples at least this far apart
+    colour_sigma: float = 7.0  # Mahalanobis distance within which a sample is a side's
+    colour_floor: tuple[float, float, float] = (0.03, 0.03, 0.03)  # feature noise floor
+    learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
+    layout_tolerance: float = 0.3  # spaces the camera may move before sampling is re-planned
+    pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
+    foot_share: float = 0.4  # of its footprint samples that must agree
+
+
+CLASSIFY = ClassifyConfig()

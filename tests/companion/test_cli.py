@@ -101,3 +101,31 @@ def test_mat_bad_output_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["mat", "--out", str(tmp_path / "mat.doc")]) == 2
     assert "mat.doc" in capsys.readouterr().err
     assert main(["mat", "--out", str(tmp_path / "mat.png"), "--dpi", "5"]) == 2
+
+
+def test_calibrate_then_detect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 3: `companion calibrate --image start.png --out profile.json` then `companion
+    detect --profile profile.json IMAGE... [--json]`; bad images exit 2 with a message."""
+    import cv2
+
+    from vision.simtable import CameraPose, Scene, render
+
+    scene = Scene(pose=CameraPose(tilt_deg=15), seed=4)
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), render(Position.start().to_json(), scene).image)
+    later, _ = play(Position.start(), parse_move("Pd1-d3"))
+    now = tmp_path / "now.png"
+    cv2.imwrite(str(now), render(later.to_json(), scene.with_(seed=5)).image)
+    profile = tmp_path / "profile.json"
+    assert main(["calibrate", "--image", str(start), "--out", str(profile)]) == 0
+    capsys.readouterr()
+    assert main(["detect", "--profile", str(profile), str(now), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["path"] == str(now) and doc["status"] == "ok" and len(doc["confidence"]) == 64
+    assert Position.from_json(doc["position"]).same_board(later)
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not an image")
+    assert main(["detect", "--profile", str(profile), str(junk)]) == 2
+    assert "junk.png" in capsys.readouterr().err
+    assert main(["calibrate", "--image", str(junk), "--out", str(profile)]) == 2
+    assert main(["detect", "--profile", str(tmp_path / "none.json"), str(now)]) == 2

@@ -1,0 +1,210 @@
+"""Calibration from the start position, and the versioned profile it writes.
+
+The user sets up the start position and shows it to the camera once. Calibration finds the
+mat, decides which way round it lies (the two rows of Poles are the Home rows; ``south`` is the
+one nearest the bottom of the image unless told otherwise), learns both sides' colours from
+their Poles and Ports and what every sample point looks like on the empty mat, then reads the
+image back and insists it is the start position.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.classify import (
+    CORNER_EDGES,
+    EDGES,
+    ColourModel,
+    PieceGeometry,
+    image_samples,
+    read_colour,
+    sample_layout,
+)
+from vision.config import CLASSIFY
+from vision.detect import Detector
+from vision.errors import VisionError
+from vision.geometry import camera_model
+from vision.matfind import MatFix, find_mat, project
+
+PROFILE_KIND = "tabletop-companion/teleporters-profile"
+PROFILE_VERSION = 1
+SOUTH_AT = ("bottom", "top", "left", "right")
+START_POLES = {"south": ("c1", "d1", "e1", "f1"), "north": ("c8", "d8", "e8", "f8")}
+START_PORTS = {"b2": ("south", "sw"), "c3": ("south", "sw"), "f3": ("south", "se"),
+               "g2": ("south", "se"), "b7": ("north", "nw"), "c6": ("north", "nw"),
+               "f6": ("north", "ne"), "g7": ("north", "ne")}
+
+
+class CalibrationError(VisionError):
+    """Calibration could not be done, or a profile cannot be read."""
+
+
+def _sq(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+@dataclass(frozen=True)
+class Profile:
+    image_size: tuple[int, int]  # (width, height)
+    homography: np.ndarray  # (3, 3) mat -> image
+    colours: dict[str, ColourModel]
+    empty: np.ndarray  # (64, S, 3) Lab, NaN where the start position hides the mat
+    south_at: str = "bottom"
+    K: np.ndarray | None = None  # from a lens calibration; None: estimated per frame
+    geometry: PieceGeometry = field(default_factory=PieceGeometry)
+    created: str = ""
+
+    def detector(self) -> Detector:
+        fix = MatFix(self.homography, 0.0, 49, 0.0)
+        return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
+                        self.empty, self.geometry)
+
+    def to_json(self) -> dict[str, Any]:
+        empty = np.where(np.isnan(self.empty), -1.0, np.round(self.empty, 1))
+        return {
+            "kind": PROFILE_KIND,
+            "version": PROFILE_VERSION,
+            "created": self.created,
+            "image_size": list(self.image_size),
+            "south_at": self.south_at,
+            "homography": np.round(self.homography, 9).tolist(),
+            "camera": {"K": None if self.K is None else self.K.tolist()},
+            "colours": {side: m.to_json() for side, m in self.colours.items()},
+            "pieces": {"pole_diameter": self.geometry.pole_diameter,
+                       "pole_height": self.geometry.pole_height,
+                       "wall_thickness": self.geometry.wall_thickness,
+                       "wall_height": self.geometry.wall_height},
+            "empty_mat": empty.tolist(),  # -1: not seen (a piece stood there)
+        }
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        try:
+            tmp.write_text(json.dumps(self.to_json()), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            raise CalibrationError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Profile:
+        if not isinstance(doc, dict) or doc.get("kind") != PROFILE_KIND:
+            raise CalibrationError("not a tabletop-companion Teleporters profile")
+        version = doc.get("version")
+        if not isinstance(version, int) or version > PROFILE_VERSION:
+            raise CalibrationError(f"profile version {version!r} is newer than this program "
+                                   f"reads ({PROFILE_VERSION}): update tabletop-companion")
+        try:
+            empty = np.array(doc["empty_mat"], np.float32)
+            empty[empty < 0] = np.nan
+            K = doc["camera"]["K"]
+            pieces = doc.get("pieces", {})
+            return cls(
+                image_size=(int(doc["image_size"][0]), int(doc["image_size"][1])),
+                homography=np.array(doc["homography"], float).reshape(3, 3),
+                colours={s: ColourModel.from_json(doc["colours"][s]) for s in ("south", "north")},
+                empty=empty,
+                south_at=str(doc.get("south_at", "bottom")),
+                K=None if K is None else np.array(K, float).reshape(3, 3),
+                geometry=PieceGeometry(**pieces),
+                created=str(doc.get("created", "")),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise CalibrationError(f"profile is damaged: {exc!r}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> Profile:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CalibrationError(f"cannot read profile {path}: {exc.strerror or exc}") from None
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"profile {path} is not valid JSON: {exc}") from None
+        return cls.from_json(doc)
+
+
+def _orientation(image: np.ndarray, fix: MatFix, south_at: str) -> MatFix:
+    """Label the mat's corners: the Home rows hold Poles, south's is nearest ``south_at``."""
+    h, w = image.shape[:2]
+    scores = []
+    for k in range(4):
+        f = fix.rotated(k)
+        cam = camera_model(f.homography, w, h)
+        layout = sample_layout(cam, walls=False)
+        lab = read_colour(image, image_samples(layout, cam))
+        top = lab[:, layout.top].mean(axis=1)  # (64, 3)
+        floor = np.median(top[[_sq(f"{c}{r}") for c in "abcdefgh" for r in "45"]], axis=0)
+        homes = [_sq(n) for side in START_POLES.values() for n in side]
+        d = np.linalg.norm(top[homes] - floor, axis=1)
+        scores.append(float(np.median(d)))
+    pair = 0 if scores[0] + scores[2] >= scores[1] + scores[3] else 1
+    choices = [fix.rotated(pair), fix.rotated(pair + 2)]
+
+    def rank_point(f: MatFix, rank: float) -> np.ndarray:
+        return project(f.homography, np.array([[4.0, rank]]))[0]
+
+    def southness(f: MatFix) -> float:
+        s, n = rank_point(f, 0.5), rank_point(f, 7.5)
+        return {"bottom": s[1] - n[1], "top": n[1] - s[1], "left": n[0] - s[0],
+                "right": s[0] - n[0]}[south_at]
+
+    return max(choices, key=southness)
+
+
+def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None = None
+              ) -> Profile:
+    """A profile from an image of the start position."""
+    if south_at not in SOUTH_AT:
+        raise CalibrationError(f"--south-at must be one of {', '.join(SOUTH_AT)}, "
+                               f"got {south_at!r}")
+    fix = _orientation(image, find_mat(image), south_at)
+    h, w = image.shape[:2]
+    cam = camera_model(fix.homography, w, h, K)
+    layout = sample_layout(cam)
+    lab = read_colour(image, image_samples(layout, cam))  # (64, S, 3) colour features
+    samples: dict[str, list[np.ndarray]] = {"south": [], "north": []}
+    for side, names in START_POLES.items():
+        for n in names:  # a Pole's lit top and its shaded body
+            samples[side].append(lab[_sq(n), layout.top])
+            samples[side].append(lab[_sq(n), layout.foot])
+    wall_index = {e: i for i, e in enumerate(EDGES)}
+    for name, (side, corner) in START_PORTS.items():
+        walls = lab[_sq(name), layout.wall].reshape(4, 2, 3)
+        for edge in CORNER_EDGES[corner]:
+            samples[side].append(walls[wall_index[edge]])
+    colours = {side: ColourModel.learn(np.concatenate(s)) for side, s in samples.items()}
+    gap = float(min(colours["south"].distance(colours["north"].mean),
+                    colours["north"].distance(colours["south"].mean)))
+    if gap < 2 * CLASSIFY.colour_sigma:
+        raise CalibrationError("the two sides' colours are too alike to tell apart "
+                               f"({gap:.1f} standard deviations); use clearly different pieces")
+    occupied = {_sq(n) for names in START_POLES.values() for n in names} | {
+        _sq(n) for n in START_PORTS}
+    empty = lab.copy()
+    empty[sorted(occupied)] = np.nan
+    profile = Profile((w, h), fix.homography, colours, empty, south_at, K,
+                      created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+    seen = profile.detector().detect(image, track=False).position
+    _check_start(seen)
+    return profile
+
+
+def _check_start(seen: dict[str, Any]) -> None:
+    want_poles = {n: side for side, names in START_POLES.items() for n in names}
+    want_ports = {(n, side, corner) for n, (side, corner) in START_PORTS.items()}
+    got_ports = {(p["square"], p["side"], p["corner"]) for p in seen["ports"]}
+    wrong = sorted(set(want_poles.items()) ^ set(seen["poles"].items()))
+    wrong_ports = sorted(want_ports ^ got_ports)
+    if wrong or wrong_ports:
+        where = sorted({w[0] for w in wrong} | {p[0] for p in wrong_ports})
+        raise CalibrationError("the image does not show the start position (set up the Poles "
+                               "on the central Telepads and the Ports on their Portpads); "
+                               f"spaces that differ: {', '.join(where)}")

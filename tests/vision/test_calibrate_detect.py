@@ -1,0 +1,136 @@
+"""Calibration from the start position and per-space detection (issue 3), on frames from the
+simulated table with fixed seeds. Accuracy across poses is the benchmark's job; these pin the
+behaviours: the camera recovered from the mat, the start position read back, each piece type
+in each corner for both sides, Teleports in both diagonals, and the profile's bad inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.profile import CalibrationError, Profile, calibrate
+from companion.rules.teleporters import Position
+from vision.geometry import camera_model
+from vision.matfind import find_mat
+from vision.simtable import CameraPose, Scene, make_camera, render
+
+START = Position.start().to_json()
+SCENE = Scene(pose=CameraPose(tilt_deg=20, azimuth_deg=10), seed=11)
+
+
+@pytest.fixture(scope="module")
+def profile() -> Profile:
+    return calibrate(render(START, SCENE).image)
+
+
+def board(poles: dict[str, str] | None = None, ports: list[tuple[str, str, str]] = ()
+          ) -> dict:  # type: ignore[assignment]
+    return {"poles": poles or {},
+            "ports": [{"square": q, "side": s, "corner": c} for q, s, c in ports]}
+
+
+def read(profile: Profile, position: dict, seed: int = 5) -> dict:
+    frame = render(position, SCENE.with_(seed=seed))
+    return profile.detector().detect(frame.image).position
+
+
+def same(a: dict, b: dict) -> bool:
+    return Position.from_json(a).same_board(Position.from_json(b))
+
+
+@pytest.mark.parametrize("tilt, azimuth", [(10, 0), (25, 60), (35, 200)])
+def test_camera_centre_is_recovered_from_the_mat(tilt: float, azimuth: float) -> None:
+    scene = Scene(pose=CameraPose(tilt_deg=tilt, azimuth_deg=azimuth))
+    frame = render(START, scene)
+    fix = find_mat(frame.image)
+    fix = min((fix.rotated(k) for k in range(4)),
+              key=lambda f: np.abs(f.corners - frame.corners).max())
+    model = camera_model(fix.homography, 1280, 720)
+    truth = make_camera(scene.pose, scene.mat).C
+    assert np.abs(model.centre - truth).max() < 0.3
+    assert model.tilt_deg == pytest.approx(tilt, abs=2.0)
+
+
+def test_calibration_reads_the_start_position_back(profile: Profile) -> None:
+    assert same(read(profile, START), START)
+    assert set(profile.colours) == {"south", "north"}
+
+
+def test_south_at_chooses_which_home_row_is_south() -> None:
+    """Issue 3: "By default south is the side whose Home row is nearest the bottom edge of
+    the image; --south-at bottom|top|left|right overrides"."""
+    scene = Scene(pose=CameraPose(tilt_deg=30, azimuth_deg=180), seed=2)  # camera at north
+    image = render(START, scene).image
+    flipped = calibrate(image)  # the bottom row is north's Home: called south
+    right = calibrate(image, south_at="top")
+    frame = render(board({"d4": "south"}), scene.with_(seed=3))
+    assert right.detector().detect(frame.image).position["poles"] == {"d4": "south"}
+    assert flipped.detector().detect(frame.image).position["poles"] == {"e5": "north"}
+
+
+@pytest.mark.parametrize("side", ["south", "north"])
+def test_a_pole_of_either_side(profile: Profile, side: str) -> None:
+    pos = board({"d4": side, "f6": side})
+    assert same(read(profile, pos), pos)
+
+
+@pytest.mark.parametrize("corner", ["sw", "se", "nw", "ne"])
+@pytest.mark.parametrize("side", ["south", "north"])
+def test_a_port_in_each_corner(profile: Profile, side: str, corner: str) -> None:
+    pos = board(ports=[("d5", side, corner), ("e3", side, corner)])
+    assert same(read(profile, pos), pos)
+
+
+@pytest.mark.parametrize("pair", [("sw", "ne"), ("nw", "se")])
+def test_a_teleport_is_seen_as_two_ports_boxing_the_space(profile: Profile,
+                                                          pair: tuple[str, str]) -> None:
+    """Both diagonals are seen as a Teleport of the right side. (Which diagonal, from the
+    seams, is not yet reliable: the issue 3 note says so.)"""
+    pos = board(ports=[("d5", "south", pair[0]), ("d5", "south", pair[1])])
+    seen = Position.from_json(read(profile, pos))
+    assert seen.teleport_at(35) is not None and seen.teleport_at(35).value == "south"
+    assert sum(len(p) for p in seen.ports) == 2
+
+
+def test_confidence_per_space(profile: Profile) -> None:
+    frame = render(START, SCENE.with_(seed=9))
+    det = profile.detector().detect(frame.image)
+    assert det.confidence.shape == (64,) and ((det.confidence >= 0) & (det.confidence <= 1)).all()
+    assert len(det.confidences_json()) == 64
+
+
+def test_calibration_refuses_a_frame_that_is_not_the_start(profile: Profile) -> None:
+    moved = Position.from_json(START).to_json()
+    side = moved["poles"].pop("d1")
+    moved["poles"]["d4"] = side
+    with pytest.raises(CalibrationError, match="d1"):
+        calibrate(render(moved, SCENE).image)
+
+
+def test_calibration_bad_south_at() -> None:
+    with pytest.raises(CalibrationError, match="south-at"):
+        calibrate(render(START, SCENE).image, south_at="middle")
+
+
+def test_profile_round_trips_and_rejects_bad_files(profile: Profile, tmp_path: Path) -> None:
+    path = tmp_path / "profile.json"
+    profile.save(path)
+    again = Profile.load(path)
+    assert np.allclose(again.homography, profile.homography)
+    assert same(again.detector().detect(render(START, SCENE).image).position, START)
+    doc = json.loads(path.read_text())
+    doc["version"] = 99
+    path.write_text(json.dumps(doc))
+    with pytest.raises(CalibrationError, match="newer"):
+        Profile.load(path)
+    path.write_text("{ not json")
+    with pytest.raises(CalibrationError, match="not valid JSON"):
+        Profile.load(path)
+    path.write_text(json.dumps({"kind": "something else"}))
+    with pytest.raises(CalibrationError, match="not a tabletop-companion"):
+        Profile.load(path)
+    with pytest.raises(CalibrationError, match="cannot read"):
+        Profile.load(tmp_path / "missing.json")
