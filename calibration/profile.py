@@ -29,6 +29,7 @@ from vision.classify import (
 from vision.config import CLASSIFY
 from vision.detect import Detector
 from vision.errors import VisionError
+from vision.gate import Palette, StabilityGate
 from vision.geometry import camera_model
 from vision.matfind import MatFix, find_mat, project
 
@@ -58,12 +59,16 @@ class Profile:
     south_at: str = "bottom"
     K: np.ndarray | None = None  # from a lens calibration; None: estimated per frame
     geometry: PieceGeometry = field(default_factory=PieceGeometry)
+    palette: Palette | None = None
     created: str = ""
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
-                        self.empty, self.geometry)
+                        self.empty, self.geometry, self.palette)
+
+    def gate(self) -> StabilityGate:
+        return StabilityGate()
 
     def to_json(self) -> dict[str, Any]:
         empty = np.where(np.isnan(self.empty), -1.0, np.round(self.empty, 1))
@@ -81,6 +86,7 @@ class Profile:
                        "wall_thickness": self.geometry.wall_thickness,
                        "wall_height": self.geometry.wall_height},
             "empty_mat": empty.tolist(),  # -1: not seen (a piece stood there)
+            "palette": None if self.palette is None else self.palette.to_json(),
         }
 
     def save(self, path: str | Path) -> None:
@@ -113,6 +119,8 @@ class Profile:
                 south_at=str(doc.get("south_at", "bottom")),
                 K=None if K is None else np.array(K, float).reshape(3, 3),
                 geometry=PieceGeometry(**pieces),
+                palette=None if doc.get("palette") is None else Palette.from_json(
+                    doc["palette"]),
                 created=str(doc.get("created", "")),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -191,6 +199,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     empty = lab.copy()
     empty[sorted(occupied)] = np.nan
     profile = Profile((w, h), fix.homography, colours, empty, south_at, K,
+                      palette=Palette.learn(image, fix.homography),
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
     seen = profile.detector().detect(image, track=False).position
     _check_start(seen)

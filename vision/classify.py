@@ -260,6 +260,25 @@ def label_samples(feat: np.ndarray, colours: dict[str, ColourModel],
     return label, margin
 
 
+def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
+                       empty: np.ndarray | None, layout: SampleLayout) -> np.ndarray:
+    """(64,) bool: spaces whose Pole samples are mostly neither side's colour nor what the
+    empty mat looked like there. Nothing on a real board does that; a hand or arm does."""
+    if empty is None:
+        return np.zeros(64, bool)
+    cfg = CLASSIFY
+    sel = np.r_[layout.top, layout.foot]
+    f = feat[:, sel]
+    ref = empty[:, sel]
+    known = ~np.isnan(ref[..., 0])
+    side = np.minimum(colours["south"].distance(f), colours["north"].distance(f)) \
+        <= cfg.colour_sigma
+    weights = np.array(cfg.empty_weights, np.float32)
+    de = np.linalg.norm((f - np.where(known[..., None], ref, 0.0)) * weights, axis=-1)
+    odd = known & ~side & (de >= cfg.empty_distance)
+    return odd.sum(axis=1) >= cfg.unexplained_share * len(f[0])
+
+
 @dataclass(frozen=True, slots=True)
 class SpaceReading:
     pole: str | None

@@ -51,11 +51,34 @@ class ClassifyConfig:
     wall_candidates: int = 17  # positions along an edge tried for the clearest view
     wall_min_apart: float = 0.2  # an edge's two wall samples at least this far apart
     colour_sigma: float = 7.0  # Mahalanobis distance within which a sample is a side's
-    colour_floor: tuple[float, float, float] = (0.03, 0.03, 0.03)  # feature noise floor
+    colour_floor: tuple[float, float, float] = (0.1, 0.03, 0.03)  # noise floor; light varies
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
-    layout_tolerance: float = 0.3  # spaces the camera may move before sampling is re-planned
+    replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
+    empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
+    empty_distance: float = 0.25  # a sample this far from the empty look is not the mat
+    unexplained_share: float = 0.5  # of a space's Pole samples, to call it unexplained
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
 
 
 CLASSIFY = ClassifyConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class GateConfig:
+    margin: float = 0.1  # spaces round the grid included in the top-down checks
+    palette_bins: int = 64  # per chromaticity axis
+    chroma_span: float = 2.0  # log-chromaticities from -span to +span are binned
+    dark_lightness: float = 0.12  # darker pixels are shadow: their chromaticity is noise
+    palette_px: int = 256  # top-down size the palette is learned at
+    palette_min_count: int = 3  # pixels a bin needs to count as the mat's
+    palette_grow: int = 2  # bins round each known one that are known too (light, noise)
+    check_px: int = 96  # top-down size occlusion is checked at
+    occluded_fraction: float = 0.004  # a foreign blob this share of the mat: a hand
+    motion_px: int = 64  # top-down size stillness is checked at
+    motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
+    motion_fraction: float = 0.002  # share of changed pixels that means something moved
+    still_s: float = 0.3  # seconds still and unoccluded before a position is reported
+
+
+GATE = GateConfig()

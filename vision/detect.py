@@ -17,17 +17,24 @@ from vision.classify import (
     read_board,
     read_colour,
     sample_layout,
+    unexplained_spaces,
 )
-from vision.config import CLASSIFY
+from vision.config import CLASSIFY, GATE
+from vision.gate import Palette
 from vision.geometry import CameraModel, camera_model
 from vision.matfind import MatFix, MatTracker
 
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    position: dict[str, Any]  # the rules core's JSON form
-    confidence: np.ndarray  # (64,) per space, index = file + 8 * rank
+    position: dict[str, Any] | None  # the rules core's JSON form; None when occluded
+    confidence: np.ndarray  # (64,) per space, index = file + 8 * rank (zeros when occluded)
     fix: MatFix
+    occluded: bool = False
+
+    @property
+    def status(self) -> str:
+        return "occluded" if self.occluded else "ok"
 
     def confidences_json(self) -> dict[str, float]:
         return {f"{'abcdefgh'[sq & 7]}{(sq >> 3) + 1}": round(float(c), 3)
@@ -45,20 +52,24 @@ class Detector:
     K: np.ndarray | None = None  # from a lens calibration
     empty: np.ndarray | None = None  # (64, S, 3) Lab of the empty mat, NaN where unseen
     geometry: PieceGeometry = field(default_factory=PieceGeometry)
+    palette: Palette | None = None  # colours of the bare mat region: foreign blobs are hands
     _tracker: MatTracker = field(init=False)
-    _layout: tuple[np.ndarray, SampleLayout] | None = field(init=False, default=None)
+    _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
+                                                                        default=None)
 
     def __post_init__(self) -> None:
         self._tracker = MatTracker(self.fix)
 
     def camera(self, fix: MatFix) -> tuple[CameraModel, SampleLayout, np.ndarray]:
-        """Camera, sample layout and image sample points for a fix. The layout depends only on
-        where the camera is, so it is kept until the camera moves."""
-        cam = camera_model(fix.homography, self.width, self.height, self.K)
-        if (self._layout is None or np.abs(self._layout[0] - cam.centre).max()
-                > CLASSIFY.layout_tolerance):
-            self._layout = (cam.centre, sample_layout(cam, self.geometry))
-        layout = self._layout[1]
+        """Camera, sample layout and image sample points for a fix. The layout (and the focal
+        length, when it is estimated) is planned once and kept until the mat's corners move
+        in the image: a still camera's estimates must not jitter from frame to frame."""
+        if (self._layout is None or np.abs(self._layout[0] - fix.corners).max()
+                > CLASSIFY.replan_px):
+            cam = camera_model(fix.homography, self.width, self.height, self.K)
+            self._layout = (fix.corners, sample_layout(cam, self.geometry), cam.K)
+        _, layout, K = self._layout
+        cam = camera_model(fix.homography, self.width, self.height, K)
         return cam, layout, image_samples(layout, cam)
 
     def detect(self, image: np.ndarray, track: bool = True) -> Detection:
@@ -67,6 +78,12 @@ class Detector:
         fix = self._tracker.update(image) if track else self.fix
         _, layout, uv = self.camera(fix)
         feat = read_colour(image, uv)
+        # A hand: spaces no piece and no bare mat explains, or a blob of foreign colour.
+        if unexplained_spaces(feat, self.colours, self.empty, layout).any() or (
+                self.palette is not None
+                and self.palette.foreign_fraction(image, fix.homography)
+                >= GATE.occluded_fraction):
+            return Detection(None, np.zeros(64), fix, occluded=True)
         labels, _ = label_samples(feat, self.colours, self.empty)
         readings = read_board(labels, layout)
         conf = np.array([r.confidence for r in readings])

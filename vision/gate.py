@@ -1,0 +1,137 @@
+"""Occlusion and stability: never report a position while a hand is over the mat, and only
+once the board has been still for a while.
+
+Occlusion: calibration records which chromaticities the mat region shows (the printed mat,
+both sides' pieces, in light and shade), as a histogram. A hand or an arm is a large blob
+of colours outside that palette over the mat. Stability: the mat, warped top-down and shrunk,
+must change less than a threshold between frames for ``still_s`` seconds without occlusion
+before its position is reported, and a position is reported once, when it changes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.classify import colour_features
+from vision.config import GATE
+
+BINS = GATE.palette_bins
+
+
+def _top_down(image: np.ndarray, homography: np.ndarray, size: int) -> np.ndarray:
+    """The grid (plus a small margin) warped top-down to ``size`` x ``size`` px (BGR)."""
+    m = GATE.margin
+    scale = size / (8 + 2 * m)
+    S = np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]], float)
+    return cv2.warpPerspective(image, S @ np.linalg.inv(homography), (size, size),
+                               flags=cv2.INTER_AREA)
+
+
+def _bins(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel of an (H, W, 3) uint8 image: its chromaticity bin, and whether it is too
+    dark for its chromaticity to mean anything (deep shadow)."""
+    feat = colour_features(bgr.reshape(-1, 3))
+    span = GATE.chroma_span
+    q = np.clip(((feat[:, 1:] + span) / (2 * span) * BINS).astype(np.int32), 0, BINS - 1)
+    dark = feat[:, 0] < GATE.dark_lightness
+    shape = bgr.shape[:2]
+    return (q[:, 0] * BINS + q[:, 1]).reshape(shape), dark.reshape(shape)
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Which chromaticities the mat region shows when nothing foreign is over it (the printed
+    mat, both sides' pieces, their shading: shade changes lightness, not chromaticity)."""
+
+    known: np.ndarray  # (BINS * BINS,) bool
+
+    @classmethod
+    def learn(cls, image: np.ndarray, homography: np.ndarray) -> Palette:
+        top = _top_down(image, homography, GATE.palette_px)
+        b, dark = _bins(top)
+        counts = np.bincount(b[~dark].ravel(), minlength=BINS * BINS)
+        known = (counts >= GATE.palette_min_count).reshape(BINS, BINS)
+        grown = known.copy()
+        for axis in range(2):
+            for shift in range(1, GATE.palette_grow + 1):
+                grown |= np.roll(known, shift, axis=axis) | np.roll(known, -shift, axis=axis)
+        return cls(grown.ravel())
+
+    def foreign_fraction(self, image: np.ndarray, homography: np.ndarray) -> float:
+        """Share of the mat covered by the largest blob of foreign colour."""
+        top = _top_down(image, homography, GATE.check_px)
+        b, dark = _bins(top)
+        foreign = (~self.known[b] & ~dark).astype(np.uint8)
+        foreign = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
+        if n <= 1:
+            return 0.0
+        return float(stats[1:, cv2.CC_STAT_AREA].max()) / foreign.size
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bins": BINS, "known": np.packbits(self.known).tobytes().hex()}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Palette:
+        if int(doc["bins"]) != BINS:
+            raise ValueError(f"palette has {doc['bins']} bins per axis, expected {BINS}")
+        bits = np.unpackbits(np.frombuffer(bytes.fromhex(doc["known"]), np.uint8))
+        return cls(bits[: BINS * BINS].astype(bool))
+
+
+class GateState(enum.Enum):
+    OCCLUDED = "occluded"
+    MOVING = "moving"
+    STILL = "still"
+
+
+@dataclass(frozen=True, slots=True)
+class GateEvent:
+    """What the gate says about one frame; ``position`` only on a newly stable board."""
+
+    t: float
+    state: GateState
+    position: dict[str, Any] | None = None
+
+
+@dataclass
+class StabilityGate:
+    """Feed it every frame's time, image and detection; it says when a position is final.
+
+    A position is reported once the mat has been still and unoccluded for ``still_s``
+    seconds, and only when it differs from the last one reported. An occluded frame (a hand
+    over the mat) never yields a position and restarts the wait.
+    """
+
+    still_s: float = GATE.still_s
+    _last_top: np.ndarray | None = field(default=None, init=False)
+    _still_since: float | None = field(default=None, init=False)
+    _reported: dict[str, Any] | None = field(default=None, init=False)
+
+    def update(self, t: float, image: np.ndarray, homography: np.ndarray,
+               position: dict[str, Any] | None, occluded: bool) -> GateEvent:
+        if occluded:
+            self._still_since, self._last_top = None, None
+            return GateEvent(t, GateState.OCCLUDED)
+        top = cv2.GaussianBlur(cv2.cvtColor(_top_down(image, homography, GATE.motion_px),
+                                            cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+        # Noise and sub-pixel refits change every pixel a little; a moved piece changes a
+        # few pixels a lot.
+        moved = (self._last_top is None
+                 or float(np.mean(np.abs(top - self._last_top) > GATE.motion_grey))
+                 > GATE.motion_fraction)
+        self._last_top = top
+        if moved or self._still_since is None:
+            self._still_since = t
+            return GateEvent(t, GateState.MOVING)
+        if t - self._still_since + 1e-9 < self.still_s or position is None:
+            return GateEvent(t, GateState.MOVING)
+        if position == self._reported:
+            return GateEvent(t, GateState.STILL)
+        self._reported = position
+        return GateEvent(t, GateState.STILL, position)
