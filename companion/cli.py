@@ -196,8 +196,12 @@ def _cmd_detect(args: argparse.Namespace) -> int:
             failed += 1
             continue
         if args.json:
-            print(json.dumps({"path": path, "status": "ok", "position": found.position,
-                              "confidence": found.confidences_json()}))
+            doc = {"path": path, "status": found.status}
+            if not found.occluded:
+                doc.update(position=found.position, confidence=found.confidences_json())
+            print(json.dumps(doc))
+        elif found.occluded:
+            print(f"{path}: occluded (a hand is over the mat)")
         else:
             print(json.dumps(found.position))
     return EXIT_BAD_INPUT if failed else EXIT_OK

@@ -123,6 +123,13 @@ def test_calibrate_then_detect(tmp_path: Path, capsys: pytest.CaptureFixture[str
     doc = json.loads(capsys.readouterr().out)
     assert doc["path"] == str(now) and doc["status"] == "ok" and len(doc["confidence"]) == 64
     assert Position.from_json(doc["position"]).same_board(later)
+    from vision.simtable import Hand
+
+    hand = tmp_path / "hand.png"
+    cv2.imwrite(str(hand), render(later.to_json(), scene.with_(seed=6),
+                                  Hand(reach=(4, 3))).image)
+    assert main(["detect", "--profile", str(profile), str(hand), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"path": str(hand), "status": "occluded"}
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"not an image")
     assert main(["detect", "--profile", str(profile), str(junk)]) == 2
