@@ -71,7 +71,7 @@ class Profile:
         return StabilityGate()
 
     def to_json(self) -> dict[str, Any]:
-        empty = np.where(np.isnan(self.empty), -1.0, np.round(self.empty, 1))
+        empty = np.where(np.isnan(self.empty), -9.0, np.round(self.empty, 4))
         return {
             "kind": PROFILE_KIND,
             "version": PROFILE_VERSION,
@@ -85,7 +85,7 @@ class Profile:
                        "pole_height": self.geometry.pole_height,
                        "wall_thickness": self.geometry.wall_thickness,
                        "wall_height": self.geometry.wall_height},
-            "empty_mat": empty.tolist(),  # -1: not seen (a piece stood there)
+            "empty_mat": empty.tolist(),  # -9: not seen (a piece stood there)
             "palette": None if self.palette is None else self.palette.to_json(),
         }
 
@@ -108,7 +108,7 @@ class Profile:
                                    f"reads ({PROFILE_VERSION}): update tabletop-companion")
         try:
             empty = np.array(doc["empty_mat"], np.float32)
-            empty[empty < 0] = np.nan
+            empty[empty <= -9.0] = np.nan
             K = doc["camera"]["K"]
             pieces = doc.get("pieces", {})
             return cls(

@@ -271,8 +271,9 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     f = feat[:, sel]
     ref = empty[:, sel]
     known = ~np.isnan(ref[..., 0])
+    # Tighter than labelling: a Pole's top and body are what the colours were learned from.
     side = np.minimum(colours["south"].distance(f), colours["north"].distance(f)) \
-        <= cfg.colour_sigma
+        <= cfg.explain_sigma
     weights = np.array(cfg.empty_weights, np.float32)
     de = np.linalg.norm((f - np.where(known[..., None], ref, 0.0)) * weights, axis=-1)
     odd = known & ~side & (de >= cfg.empty_distance)

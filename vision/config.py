@@ -54,6 +54,7 @@ class ClassifyConfig:
     colour_floor: tuple[float, float, float] = (0.1, 0.03, 0.03)  # noise floor; light varies
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
+    explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
     empty_distance: float = 0.25  # a sample this far from the empty look is not the mat
     unexplained_share: float = 0.5  # of a space's Pole samples, to call it unexplained

@@ -120,6 +120,7 @@ def test_profile_round_trips_and_rejects_bad_files(profile: Profile, tmp_path: P
     profile.save(path)
     again = Profile.load(path)
     assert np.allclose(again.homography, profile.homography)
+    assert np.allclose(again.empty, profile.empty, atol=1e-4, equal_nan=True)
     assert same(again.detector().detect(render(START, SCENE).image).position, START)
     doc = json.loads(path.read_text())
     doc["version"] = 99
