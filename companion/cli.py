@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="one JSON document per image: path, position, confidences")
     det.set_defaults(func=_cmd_detect)
 
+    from firmware_bridge.cli import register as register_bridge
+
+    register_bridge(sub)
+
     demo = sub.add_parser("demo", help="referee a scripted match, no hardware needed")
     demo.add_argument("--headless", action="store_true", help="text output only")
     demo.add_argument("--delay", type=float, default=0.0,

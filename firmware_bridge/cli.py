@@ -1,0 +1,104 @@
+"""``companion bridge ...``: the LED test pattern on a real board, and the virtual board.
+
+The companion CLI calls :func:`register`; handlers return exit codes (0 ok, 1 the board failed
+during the test, 2 bad input such as a missing port) and report user errors in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+import threading
+import time
+from pathlib import Path
+
+from firmware_bridge.bridge import Bridge, LinkState
+from firmware_bridge.errors import BridgeError
+from firmware_bridge.layout import LedLayout, test_pattern
+from firmware_bridge.ports import find_port
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    bridge = subparsers.add_parser("bridge", help="the LED/die board on USB serial")
+    sub = bridge.add_subparsers(dest="bridge_command", metavar="ACTION", required=True)
+    test = sub.add_parser("test", help="light the LED test pattern on the board")
+    test.add_argument("--port", help="serial port (default: find the board by USB id)")
+    test.add_argument("--layout", metavar="JSON", help="LED layout file (default: 8x8 "
+                      "serpentine from a1, then 7 status LEDs)")
+    test.add_argument("--step", type=float, default=1.0, metavar="SECONDS",
+                      help="time each picture stays on (default 1)")
+    test.set_defaults(func=cmd_test)
+    sim = sub.add_parser("simulate", help="run a virtual board on a pseudo-terminal; Enter "
+                         "rolls its die or presses its button; Ctrl-C stops")
+    sim.add_argument("--seed", type=int, help="die seed (default: random)")
+    sim.set_defaults(func=cmd_simulate)
+
+
+def _fail(code: int, message: str) -> int:
+    print(f"companion bridge: {message}", file=sys.stderr)
+    return code
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    if not 0 <= args.step <= 60:
+        return _fail(EXIT_BAD_INPUT, f"--step must be 0..60 seconds, got {args.step}")
+    try:
+        layout = (LedLayout.from_json(Path(args.layout).read_text(encoding="utf-8"))
+                  if args.layout else LedLayout.grid())
+        port = find_port(args.port)
+    except OSError as exc:
+        return _fail(EXIT_BAD_INPUT, f"cannot read {args.layout}: {exc.strerror or exc}")
+    except BridgeError as exc:
+        return _fail(EXIT_BAD_INPUT, str(exc))
+    try:
+        if not stat.S_ISCHR(os.stat(port).st_mode):
+            return _fail(EXIT_BAD_INPUT, f"{port} is not a serial port")
+    except OSError as exc:
+        return _fail(EXIT_BAD_INPUT, f"cannot open {port}: {exc.strerror or exc}")
+    with Bridge.open(port, layout=layout) as bridge:
+        if not bridge.wait_connected(5.0):   # an Uno reboots when its port opens: ~2 s
+            err = bridge.status().last_error or "no answer"
+            return _fail(EXIT_BAD_INPUT, f"no LED/die board on {port}: {err}")
+        st = bridge.status()
+        print(f"board on {port}: firmware {st.firmware}, {layout.status_base} spaces + "
+              f"{len(layout.status)} status LEDs")
+        for step in test_pattern(layout):
+            bridge.clear()
+            bridge.set_leds(step.colors)
+            if not bridge.sync(3.0):
+                return _fail(EXIT_FAILED, f"the board stopped answering: "
+                             f"{bridge.status().last_error}")
+            if step.description:
+                print(step.description)
+            time.sleep(step.seconds * args.step)
+        bridge.clear()
+        ok = bridge.sync(3.0) and bridge.status().state is LinkState.CONNECTED
+    if not ok:
+        return _fail(EXIT_FAILED, "the board stopped answering at the end of the test")
+    print("test pattern done")
+    return EXIT_OK
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from firmware_bridge.virtual_device import VirtualDevice
+
+    with VirtualDevice(seed=args.seed) as dev:
+        print(dev.port, flush=True)
+        print("virtual board running: press Enter to roll/press, Ctrl-C to stop",
+              file=sys.stderr)
+
+        def presses() -> None:
+            for _ in sys.stdin:
+                dev.press_button()
+
+        threading.Thread(target=presses, daemon=True).start()
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+    return EXIT_OK

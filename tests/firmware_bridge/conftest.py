@@ -1,0 +1,51 @@
+"""Shared fixtures: a virtual board on a pty and a bridge with short, test-friendly timeouts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.bridge import Bridge, Timing
+from firmware_bridge.errors import BridgeError
+from firmware_bridge.simavr import ToolchainMissing, build
+from firmware_bridge.virtual_device import VirtualDevice
+
+FAST = Timing(ack_timeout=0.08, retries=5, silence=0.8, reconnect=0.05)
+
+
+@pytest.fixture
+def device() -> Iterator[VirtualDevice]:
+    with VirtualDevice(seed=2026, heartbeat_s=0.1) as dev:
+        yield dev
+
+
+@pytest.fixture
+def bridge(device: VirtualDevice) -> Iterator[Bridge]:
+    with Bridge.open(device.port, timing=FAST) as b:
+        assert b.wait_connected(3.0), b.status()
+        yield b
+
+
+@pytest.fixture(scope="session")
+def fw_host(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The firmware's protocol core built for this machine (needs make and cc)."""
+    return _build_or_skip("host", tmp_path_factory.getbasetemp() / "fw-host")
+
+
+@pytest.fixture(scope="session")
+def fw_avr(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The AVR firmware ELF and the simavr harness (needs gcc-avr, avr-libc, libsimavr-dev)."""
+    out = tmp_path_factory.getbasetemp() / "fw-avr"
+    _build_or_skip("all", out)
+    return _build_or_skip("harness", out)
+
+
+def _build_or_skip(target: str, out: Path) -> Path:
+    try:
+        return build(target, out)
+    except ToolchainMissing as exc:
+        pytest.skip(str(exc))
+    except BridgeError as exc:          # the toolchain is there and the build broke: a failure
+        pytest.fail(str(exc))
