@@ -35,12 +35,6 @@ class CameraModel:
         p = np.column_stack([g, np.ones(len(g))]) @ self.homography.T
         return p[:, :2] / p[:, 2:3]
 
-    def lean(self, xy: np.ndarray, z: float) -> np.ndarray:
-        """(N, 2) mat-plane displacement of a point at height ``z`` over ``xy``: how far, and
-        which way (away from the camera), its image lies from its foot."""
-        c = self.centre
-        return (xy - c[:2]) * (z / (c[2] - z))
-
     @property
     def tilt_deg(self) -> float:
         """Angle between the camera's view of the mat centre and the vertical."""

@@ -39,7 +39,6 @@ from companion.rules.teleporters.board import (
     Side,
     Square,
     Variant,
-    in_telepad_row,
     parse_square,
     square,
     square_name,
@@ -393,6 +392,3 @@ def loads_strict(text: str | bytes) -> Any:
     except json.JSONDecodeError as exc:
         raise PositionError(f"not valid JSON: {exc}") from None
 
-
-def ports_in_telepad_rows(position: Position) -> tuple[Square, ...]:
-    return tuple(sq for sq, here in enumerate(position.ports) if here and in_telepad_row(sq))
