@@ -338,15 +338,13 @@ def _short_set(start: Position) -> list[Violation]:
 def _count_violations(start: Position, observed: Position) -> list[Violation]:
     out = []
     for side in Side:
-        for kind, before, after in (
-            ("Pole", start.pole_squares(side), observed.pole_squares(side)),
-            ("Port", {p.square for p in start.placements(side)},
-             {p.square for p in observed.placements(side)}),
+        for kind, was, now in (
+            ("Pole", list(start.pole_squares(side)), list(observed.pole_squares(side))),
+            ("Port", [p.square for p in start.placements(side)],
+             [p.square for p in observed.placements(side)]),
         ):
-            n_before = len(start.pole_squares(side)) if kind == "Pole" else len(
-                start.placements(side))
-            n_after = len(observed.pole_squares(side)) if kind == "Pole" else len(
-                observed.placements(side))
+            n_before, n_after = len(was), len(now)  # two Ports may share a square
+            before, after = set(was), set(now)
             if n_after < n_before:
                 gone = tuple(sorted(before - after))
                 where = ", ".join(square_name(s) for s in gone)
