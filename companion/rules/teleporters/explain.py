@@ -33,6 +33,8 @@ from companion.rules.teleporters.board import (
 )
 from companion.rules.teleporters.movegen import (
     MoveFilter,
+    _apply_unchecked,
+    _next_turn,
     blockaded,
     exit_blockers,
     legal_moves,
@@ -298,13 +300,9 @@ def explain(turn_start: Position, observed: Position, turn: TurnState | None = N
         found = _search(turn_start, turn, depth, tgt, memo)
         if found:
             best = min(found, key=_canonical_order)
-            end_turn = turn
-            pos = turn_start
-            for move in best:
-                for m, npos, nturn in successors(pos, end_turn, tgt.flt):
-                    if m == move:
-                        pos, end_turn = npos, nturn
-                        break
+            end_turn, pos = turn, turn_start
+            for move in best:  # legal already: the search found them
+                pos, end_turn = _apply_unchecked(pos, move), _next_turn(pos, move, end_turn)
             alts = tuple(seq for seq in found if frozenset(seq) != frozenset(best))
             return Explanation(True, best, end_turn, alts, winner=observed.winner())
     return Explanation(False, violations=tuple(_diagnose(turn_start, observed, turn, tgt)))
