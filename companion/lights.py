@@ -1,0 +1,125 @@
+"""What the mat's LEDs show for a referee state: pure, so the app only has to send it.
+
+``lights_for(state)`` is exactly what ``firmware_bridge.Bridge.show`` takes (space name ->
+``Color``; spaces left out are off), and ``status_for(state)`` gives the status LEDs by the
+names of ``firmware_bridge.layout.DEFAULT_STATUS``, for ``Bridge.set_status``. A later app:
+
+    frame_for(referee.state).send(bridge)
+
+Board: the spaces of the tentative moves (from: dim green, to and side effects: green); an
+illegal change's spaces red until the board is legal again; the spaces to restore amber once
+'show me what to restore' was asked; spaces vision is unsure of blue; after a win the winner's
+Goal Telepads green. Status: the side to move (``turn_1`` south, ``turn_2`` north), vision
+(green clear, amber hand over the mat, blue unsure, red the board disagrees with the rules,
+off nothing seen yet), and the markers left (``marker_1``/``marker_2`` the round Pole markers,
+``marker_3``/``marker_4`` the angled Port markers: lit while unused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from companion.referee import RefereeState, VisionState
+from companion.rules.teleporters import Side, square_name
+from firmware_bridge.colors import Color
+
+SIDE_LEDS: Mapping[Side, str] = {Side.SOUTH: "turn_1", Side.NORTH: "turn_2"}
+VISION_LED = "vision"
+POLE_MARKER_LEDS = ("marker_1", "marker_2")
+PORT_MARKER_LEDS = ("marker_3", "marker_4")
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """Which colour means what; the defaults suit WS2812s under a printed mat."""
+
+    move_from: Color = Color.DIM_GREEN
+    move_to: Color = Color.GREEN
+    illegal: Color = Color.RED
+    restore: Color = Color.AMBER
+    uncertain: Color = Color.BLUE
+    win: Color = Color.GREEN
+    to_move: Color = Color.WHITE
+    marker_left: Color = Color.GREEN
+    vision_clear: Color = Color.GREEN
+    vision_occluded: Color = Color.AMBER
+    vision_uncertain: Color = Color.BLUE
+    vision_disagrees: Color = Color.RED
+
+
+DEFAULT_SCHEME = Scheme()
+
+
+class _Lights(Protocol):
+    """The part of ``firmware_bridge.Bridge`` a frame needs (a fake in tests)."""
+
+    def show(self, board_colors: Mapping[str, Color]) -> None: ...
+
+    def set_status(self, name: str, color: Color) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LightFrame:
+    board: dict[str, Color]  # Bridge.show: the listed spaces, every other one off
+    status: dict[str, Color]  # Bridge.set_status, one call per LED
+
+    def send(self, bridge: _Lights) -> None:
+        bridge.show(self.board)
+        for name, color in self.status.items():
+            bridge.set_status(name, color)
+
+
+def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
+    """The board's space LEDs for ``state`` (the input of ``Bridge.show``)."""
+    board: dict[str, Color] = {}
+    if state.winner is not None:
+        for sq in state.expected.variant.goal(state.winner):
+            board[square_name(sq)] = scheme.win
+        return board
+    verdict = state.verdict
+    if verdict is not None and not verdict.legal:
+        for sq in verdict.squares:
+            board[square_name(sq)] = scheme.illegal
+        for fix in state.restore:  # the fix-list says more than the red of the clause
+            board[fix.square] = scheme.restore
+    else:
+        for move in state.tentative:
+            frm, *rest = move.squares()
+            board.setdefault(square_name(frm), scheme.move_from)
+            for sq in rest:  # a later move's origin may be an earlier one's landing
+                board[square_name(sq)] = scheme.move_to
+    if state.vision is VisionState.UNCERTAIN:
+        for name in state.uncertain:
+            board[name] = scheme.uncertain
+    return board
+
+
+def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
+    """The status LEDs: side to move (or the winner), vision, markers left."""
+    status: dict[str, Color] = {}
+    lit_side = state.winner if state.winner is not None else state.to_move
+    lit = scheme.win if state.winner is not None else scheme.to_move
+    for side, name in SIDE_LEDS.items():
+        status[name] = lit if side is lit_side else Color.OFF
+    status[VISION_LED] = {
+        VisionState.NONE: Color.OFF,
+        VisionState.OCCLUDED: scheme.vision_occluded,
+        VisionState.UNCERTAIN: scheme.vision_uncertain,
+        VisionState.CLEAR: scheme.vision_disagrees if state.illegal else scheme.vision_clear,
+    }[state.vision]
+    over = state.winner is not None
+    for leds, left in ((POLE_MARKER_LEDS, state.pole_markers_left),
+                       (PORT_MARKER_LEDS, state.port_markers_left)):
+        for i, name in enumerate(leds):
+            status[name] = scheme.marker_left if i < left and not over else Color.OFF
+    return status
+
+
+def frame_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> LightFrame:
+    return LightFrame(lights_for(state, scheme), status_for(state, scheme))
+
+
+__all__ = ["DEFAULT_SCHEME", "POLE_MARKER_LEDS", "PORT_MARKER_LEDS", "SIDE_LEDS", "VISION_LED",
+           "LightFrame", "Scheme", "frame_for", "lights_for", "status_for"]
