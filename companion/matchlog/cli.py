@@ -1,0 +1,300 @@
+"""``companion matches``: list, show, export, import and replay logged matches.
+
+Every subcommand takes ``--db PATH`` (default: ``$COMPANION_DB``, else the store in the user's
+data directory). Errors are one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from companion.matchlog.errors import MatchLogError
+from companion.matchlog.model import (
+    Correction,
+    DieRoll,
+    Event,
+    IllegalMove,
+    Match,
+    MatchId,
+    Note,
+    Result,
+    TurnRecord,
+)
+from companion.matchlog.store import ENV_VAR, MatchStore, default_db_path
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH`` as every command that reads or writes the match store takes it
+    (``companion run`` and ``companion demo`` use this too)."""
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help=f"match store (default: ${ENV_VAR}, else {default_db_path()})")
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+
+
+def _match_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"match id must be a number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"match id must be 1 or more, got {value}")
+    return value
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage errors of a subcommand as one line on stderr (exit 2), like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``companion matches ...`` to the ``companion`` command's subparsers."""
+    matches = sub.add_parser("matches", help="the match log: list, show, export, import, replay",
+                             description="Matches the referee recorded. Exit status: 0 ok, "
+                             "2 bad input (one line on stderr).")
+    matches.set_defaults(func=_wrap(lambda args: _help(matches)))
+    cmds = matches.add_subparsers(dest="matches_command", metavar="SUBCOMMAND",
+                                  parser_class=_OneLineParser)
+
+    p = cmds.add_parser("list", help="list the matches in the store, oldest first")
+    add_db_argument(p)
+    p.add_argument("--unfinished", action="store_true", help="only matches still open")
+    p.add_argument("--limit", type=int, metavar="N", help="only the newest N")
+    p.set_defaults(func=_wrap(_cmd_list))
+
+    p = cmds.add_parser("show", help="one match: players, turns, events, final position")
+    p.add_argument("id", type=_match_id, metavar="ID")
+    add_db_argument(p)
+    p.add_argument("--png", metavar="OUT", help="draw the final position to this PNG")
+    p.add_argument("--timeline", metavar="OUT", help="plot time per turn to this PNG")
+    p.set_defaults(func=_wrap(_cmd_show))
+
+    p = cmds.add_parser("export", help="a match as text (PGN-like) or JSON")
+    p.add_argument("id", type=_match_id, metavar="ID")
+    add_db_argument(p)
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--snapshots", action="store_true",
+                   help="JSON only: include the turns' JPEG snapshots (base64)")
+    p.set_defaults(func=_wrap(_cmd_export))
+
+    p = cmds.add_parser("import", help="add the matches of an export, checking every move")
+    p.add_argument("file", metavar="FILE", help="text or JSON export; - for standard input")
+    add_db_argument(p)
+    p.add_argument("--format", choices=["auto", "text", "json"], default="auto")
+    p.set_defaults(func=_wrap(_cmd_import))
+
+    p = cmds.add_parser("replay", help="step through a match turn by turn (Enter: next)")
+    p.add_argument("id", type=_match_id, metavar="ID")
+    add_db_argument(p)
+    p.add_argument("--all", action="store_true", help="print every turn without waiting")
+    p.set_defaults(func=_wrap(_cmd_replay))
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _wrap(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except MatchLogError as exc:
+            name = getattr(args, "matches_command", None)
+            prefix = f"companion matches {name}" if name else "companion matches"
+            print(f"{prefix}: {' '.join(str(exc).split())}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+
+    return run
+
+
+def _open(args: argparse.Namespace, *, create: bool = False) -> MatchStore:
+    return MatchStore(db_path(args), create=create)
+
+
+def _local(value: datetime) -> str:
+    return value.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+# -- list, show --------------------------------------------------------------------------------
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    path = db_path(args)
+    if not path.exists():
+        print(f"no matches: no store at {path} yet")
+        return EXIT_OK
+    with _open(args) as store:
+        found = store.list_matches(unfinished=args.unfinished, limit=args.limit)
+    if not found:
+        print(f"no {'unfinished ' if args.unfinished else ''}matches in {path}")
+        return EXIT_OK
+    print(f"{'ID':>6}  {'STARTED':16}  {'TURNS':>5}  {'RESULT':9}  PLAYERS")
+    out = [f"{m.id:>6}  {_local(m.started_at):16}  {m.turns:>5}  "
+           f"{m.result.value if m.result else '*':9}  {m.players_text()}" for m in found]
+    print("\n".join(out))
+    return EXIT_OK
+
+
+def _result_text(match: Match) -> str:
+    if match.result is None:
+        return (f"unfinished: {len(match.turns)} turns committed, "
+                f"{match.resume_position().to_move.value} to move")
+    if match.result in (Result.SOUTH, Result.NORTH):
+        return f"{match.result.value} won"
+    return match.result.value
+
+
+def describe_event(event: Event) -> str:
+    """One line for an event, for terminals."""
+    d = event.data
+    if isinstance(d, DieRoll):
+        return f"die roll {d.value} ({d.source.value})"
+    if isinstance(d, IllegalMove):
+        how = d.resolution.value if d.resolution else "unresolved"
+        where = f" [{' '.join(d.squares)}]" if d.squares else ""
+        return f"illegal ({how}){where}: {d.message}"
+    if isinstance(d, Correction):
+        return f"correction accepted: {d.position.to_text()}" + (f" ({d.note})" if d.note
+                                                                  else "")
+    assert isinstance(d, Note)
+    return f"note: {d.text}"
+
+
+def describe_turn(n: int, t: TurnRecord) -> str:
+    return (f"{n:>4}. {t.side.value:5}  {' '.join(t.moves) or '-- (pass)':44}  "
+            f"{t.seconds:7.1f}s  markers Pole {t.pole_markers}/2 Port {t.port_markers}/2")
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        match = store.get_match(MatchId(args.id))
+    print(f"match {args.id}: {match.game}, {match.summary().players_text()}")
+    ended = f", ended {_local(match.ended_at)}" if match.ended_at else ""
+    print(f"started {_local(match.started_at)}{ended}: {_result_text(match)}")
+    flags = " ".join(f"{k}={v}" for k, v in match.start.variant.to_json().items()
+                     if isinstance(v, str))
+    extra = " (custom mat layout)" if set(match.start.variant.to_json()) - {
+        "send_marker", "wrap_rows", "carry"} else ""
+    print(f"variant: {flags or 'default rules'}{extra}")
+    for name, value in match.tags.items():
+        print(f"{name}: {value}")
+    for step in match.replay():
+        if step.record is not None:
+            for e in step.events:
+                print(f"        {describe_event(e)}")
+            print(describe_turn(step.turn, step.record))
+    for e in match.pending_events:
+        print(f"        {describe_event(e)}")
+    final = match.final_position
+    print(f"\nfinal position (after turn {len(match.turns)}, {final.to_move.value} to move):")
+    print(final.diagram())
+    print(final.to_text())
+    if args.png or args.timeline:
+        from companion.matchlog.draw import draw_position, draw_timeline, write_image
+
+        if args.png:
+            caption = f"match {args.id} after turn {len(match.turns)}: " + (
+                f"{match.result.value}" if match.result else f"{final.to_move.value} to move")
+            write_image(args.png, draw_position(final, caption=caption))
+            print(f"wrote {args.png}")
+        if args.timeline:
+            write_image(args.timeline, draw_timeline(
+                match, caption=f"match {args.id}: time per turn"))
+            print(f"wrote {args.timeline}")
+    return EXIT_OK
+
+
+# -- export, import ----------------------------------------------------------------------------
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from companion.matchlog.export import export_json_text, export_text
+
+    if args.snapshots and args.format != "json":
+        raise MatchLogError("--snapshots needs --format json (the text form has no images)")
+    with _open(args) as store:
+        match = store.get_match(MatchId(args.id))
+        snapshots = store.snapshots_of(MatchId(args.id)) if args.snapshots else None
+    text = export_json_text(match, snapshots) if args.format == "json" else export_text(match)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise MatchLogError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        print(f"wrote {args.out}: match {args.id} as {args.format}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from companion.matchlog.export import load_matches
+
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(
+            encoding="utf-8")
+    except OSError as exc:
+        raise MatchLogError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise MatchLogError(f"{args.file} is not a UTF-8 text file") from None
+    loaded = load_matches(text, source, args.format)  # checks every move before storing any
+    with _open(args, create=True) as store:
+        ids = store.add_matches(loaded)
+    for match_id, (match, _) in zip(ids, loaded, strict=True):
+        print(f"imported match {match_id} ({len(match.turns)} turns) from {source}")
+    return EXIT_OK
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+
+def _interactive(stdin: TextIO | None) -> bool:
+    try:
+        return stdin is not None and stdin.isatty()
+    except (ValueError, OSError):  # closed or detached standard input
+        return False
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        match = store.get_match(MatchId(args.id))
+    wait = not args.all and _interactive(sys.stdin)
+    steps = list(match.replay())
+    print(f"match {args.id}: {match.summary().players_text()}, {len(match.turns)} turns")
+    for k, step in enumerate(steps):
+        if step.record is None:
+            print(f"\nstart: {step.position.to_move.value} to move")
+        else:
+            t = step.record
+            for e in step.events:
+                print(f"  {describe_event(e)}")
+            print(f"\nturn {step.turn}, {t.side.value}: {' '.join(t.moves) or '-- (pass)'}  "
+                  f"({t.seconds:.1f}s, markers Pole {t.pole_markers}/2 Port {t.port_markers}/2)")
+        print(step.position.diagram())
+        print(step.position.to_text())
+        if wait and k < len(steps) - 1:
+            try:
+                answer = input("[Enter] next turn, q quit: ")
+            except EOFError:
+                wait = False
+                continue
+            if answer.strip().lower() in ("q", "quit"):
+                return EXIT_OK
+    for e in match.pending_events:
+        print(f"  {describe_event(e)}")
+    print(f"\n{_result_text(match)}")
+    return EXIT_OK
