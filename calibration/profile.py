@@ -11,39 +11,41 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
+from calibration.errors import CalibrationError
+from calibration.intrinsics import CameraIntrinsics, undistorter
 from vision.classify import (
     CORNER_EDGES,
     EDGES,
+    WALL_SAMPLES,
     ColourModel,
     PieceGeometry,
+    SampleLayout,
     image_samples,
     read_colour,
     sample_layout,
 )
 from vision.config import CLASSIFY
 from vision.detect import Detector
-from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate
-from vision.geometry import camera_model
+from vision.geometry import CameraModel, camera_model
+from vision.mat import MatModel, parse_square
 from vision.matfind import MatFix, find_mat, project
+from vision.raycast import Rays, Solids, clearance, port_boxes
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2  # 2: wall samples chosen by line of sight; printed inks
 SOUTH_AT = ("bottom", "top", "left", "right")
 START_POLES = {"south": ("c1", "d1", "e1", "f1"), "north": ("c8", "d8", "e8", "f8")}
 START_PORTS = {"b2": ("south", "sw"), "c3": ("south", "sw"), "f3": ("south", "se"),
                "g2": ("south", "se"), "b7": ("north", "nw"), "c6": ("north", "nw"),
                "f6": ("north", "ne"), "g7": ("north", "ne")}
-
-
-class CalibrationError(VisionError):
-    """Calibration could not be done, or a profile cannot be read."""
 
 
 def _sq(name: str) -> int:
@@ -60,12 +62,16 @@ class Profile:
     K: np.ndarray | None = None  # from a lens calibration; None: estimated per frame
     geometry: PieceGeometry = field(default_factory=PieceGeometry)
     palette: Palette | None = None
+    inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     created: str = ""
+    intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
-                        self.empty, self.geometry, self.palette)
+                        self.empty, self.geometry, self.palette, self.inks,
+                        undistort=None if self.intrinsics is None else undistorter(
+                            self.intrinsics))
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -87,6 +93,8 @@ class Profile:
                        "wall_height": self.geometry.wall_height},
             "empty_mat": empty.tolist(),  # -9: not seen (a piece stood there)
             "palette": None if self.palette is None else self.palette.to_json(),
+            "inks": {side: m.to_json() for side, m in (self.inks or {}).items()},
+            "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
         }
 
     def save(self, path: str | Path) -> None:
@@ -106,6 +114,12 @@ class Profile:
         if not isinstance(version, int) or version > PROFILE_VERSION:
             raise CalibrationError(f"profile version {version!r} is newer than this program "
                                    f"reads ({PROFILE_VERSION}): update tabletop-companion")
+        if version < PROFILE_VERSION:
+            # Version 1 sampled walls elsewhere: its empty-mat look belongs to other points.
+            raise CalibrationError(f"profile version {version} was made by an older "
+                                   "tabletop-companion: calibrate again from the start position")
+        lens = doc.get("intrinsics")  # optional: absent from profiles without one
+        intrinsics = None if lens is None else CameraIntrinsics.from_json(lens)
         try:
             empty = np.array(doc["empty_mat"], np.float32)
             empty[empty <= -9.0] = np.nan
@@ -121,7 +135,9 @@ class Profile:
                 geometry=PieceGeometry(**pieces),
                 palette=None if doc.get("palette") is None else Palette.from_json(
                     doc["palette"]),
+                inks={s: ColourModel.from_json(m) for s, m in doc.get("inks", {}).items()},
                 created=str(doc.get("created", "")),
+                intrinsics=intrinsics,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -167,12 +183,15 @@ def _orientation(image: np.ndarray, fix: MatFix, south_at: str) -> MatFix:
     return max(choices, key=southness)
 
 
-def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None = None
-              ) -> Profile:
+def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None = None,
+              intrinsics: CameraIntrinsics | None = None) -> Profile:
     """A profile from an image of the start position."""
     if south_at not in SOUTH_AT:
         raise CalibrationError(f"--south-at must be one of {', '.join(SOUTH_AT)}, "
                                f"got {south_at!r}")
+    raw = image
+    if intrinsics is not None:  # a lens calibration: everything below sees the undistorted frame
+        image, K = undistorter(intrinsics)(image), intrinsics.rectified_matrix
     fix = _orientation(image, find_mat(image), south_at)
     h, w = image.shape[:2]
     cam = camera_model(fix.homography, w, h, K)
@@ -185,25 +204,101 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
             samples[side].append(lab[_sq(n), layout.foot])
     wall_index = {e: i for i, e in enumerate(EDGES)}
     for name, (side, corner) in START_PORTS.items():
-        walls = lab[_sq(name), layout.wall].reshape(4, 2, 3)
+        walls = lab[_sq(name), layout.wall].reshape(4, WALL_SAMPLES, 3)
+        trusted = layout.weight[_sq(name), layout.wall].reshape(4, WALL_SAMPLES) >= 0.5
         for edge in CORNER_EDGES[corner]:
-            samples[side].append(walls[wall_index[edge]])
+            i = wall_index[edge]
+            samples[side].append(walls[i][trusted[i]])
     colours = {side: ColourModel.learn(np.concatenate(s)) for side, s in samples.items()}
     gap = float(min(colours["south"].distance(colours["north"].mean),
                     colours["north"].distance(colours["south"].mean)))
-    if gap < 2 * CLASSIFY.colour_sigma:
+    if gap < CLASSIFY.min_side_gap:
         raise CalibrationError("the two sides' colours are too alike to tell apart "
                                f"({gap:.1f} standard deviations); use clearly different pieces")
-    occupied = {_sq(n) for names in START_POLES.values() for n in names} | {
-        _sq(n) for n in START_PORTS}
+    geometry = PieceGeometry()
+    start = _start_solids(geometry)
+    # The empty look is kept only where the line of sight met bare mat at calibration.
     empty = lab.copy()
-    empty[sorted(occupied)] = np.nan
-    profile = Profile((w, h), fix.homography, colours, empty, south_at, K,
+    empty[~_sees_mat(cam, layout, start)] = np.nan
+    profile = Profile((w, h), fix.homography, colours, empty, south_at, K, geometry,
                       palette=Palette.learn(image, fix.homography),
-                      created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
-    seen = profile.detector().detect(image, track=False).position
+                      inks=_learn_inks(image, cam, start, colours),
+                      created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                      intrinsics=intrinsics)
+    detector = profile.detector()
+    detector.prime(fix.corners, layout, cam.K)
+    seen = detector.detect(raw, track=False).position
     _check_start(seen)
     return profile
+
+
+def _start_solids(g: PieceGeometry) -> Solids:
+    """The start position's pieces as solids (:mod:`vision.raycast`)."""
+    poles = []
+    for names in START_POLES.values():
+        for n in names:
+            f, r = parse_square(n)
+            poles.append((f + 0.5, r + 0.5, g.pole_diameter / 2, g.pole_height))
+    boxes = []
+    for n, (_, corner) in START_PORTS.items():
+        f, r = parse_square(n)
+        boxes += port_boxes(f, r, corner, g.wall_thickness, g.wall_height)
+    return Solids.of(poles, boxes)
+
+
+def _clear(cam: CameraModel, points: np.ndarray, solids: Solids, top: float) -> np.ndarray:
+    """(N,) clearance of the lines of sight through mat points (N, 3) from ``solids``."""
+    return clearance(Rays(cam.centre, points, top), solids)
+
+
+def _sees_mat(cam: CameraModel, layout: SampleLayout, start: Solids) -> np.ndarray:
+    """(64, S) bool: the sample's line of sight reaches the mat past the start position."""
+    pts = np.concatenate([layout.points.reshape(-1, 2), layout.heights.reshape(-1, 1)], axis=1)
+    top = float(start.cylinders[:, 3].max()) + 0.05
+    ok = _clear(cam, pts, start, top) >= CALIBRATION_CLEAR
+    return ok.reshape(layout.heights.shape)
+
+
+CALIBRATION_CLEAR = 0.05  # spaces between a line of sight and a start piece: blur reaches this far
+
+
+def _learn_inks(image: np.ndarray, cam: CameraModel, start: Solids,
+                colours: dict[str, ColourModel]) -> dict[str, ColourModel]:
+    """The sides' colours as printed on the mat (Home Telepads and Portpad stripes, which
+    pieces stand on later), learned where the start position leaves them in view. An ink
+    too like its side's pieces to tell apart is left out rather than swallow real pieces."""
+    mat = MatModel()
+    grid = np.linspace(0.14, 0.86, 13)
+    u, v = np.meshgrid(grid, grid)
+    ring = np.column_stack([u.ravel(), v.ravel()])
+    ring = ring[np.linalg.norm(ring - 0.5, axis=1) > mat.centre_size * 0.9 + 0.06]
+    along = np.linspace(0.2, 0.8, 9)
+    inset = mat.stripe_width - 0.05
+    points: dict[str, list[np.ndarray]] = {"south": [], "north": []}
+    for side, pads in mat.home_telepads.items():
+        for name in pads:
+            f, r = parse_square(name)
+            points[side].append(ring + np.array([f, r]))
+    for name, (side, corner) in mat.portpads.items():
+        f, r = parse_square(name)
+        sx, sy = {"sw": (0, 0), "se": (1, 0), "nw": (0, 1), "ne": (1, 1)}[corner]
+        ey = abs(sy - inset)
+        ex = abs(sx - inset)
+        points[side].append(np.column_stack([along + f, np.full(9, ey + r)]))
+        points[side].append(np.column_stack([np.full(9, ex + f), along + r]))
+    top = float(start.cylinders[:, 3].max()) + 0.05
+    inks = {}
+    for side, chunks in points.items():
+        xy = np.concatenate(chunks)
+        seen = _clear(cam, np.column_stack([xy, np.zeros(len(xy))]), start, top) \
+            >= CALIBRATION_CLEAR
+        if seen.sum() < 12:
+            continue
+        feat = read_colour(image, cam.image_points(xy[seen]))
+        ink = ColourModel.learn(feat)
+        if float(ink.distance(colours[side].mean)) > CLASSIFY.ink_apart:
+            inks[side] = ink
+    return inks
 
 
 def _check_start(seen: dict[str, Any]) -> None:
@@ -217,3 +312,22 @@ def _check_start(seen: dict[str, Any]) -> None:
         raise CalibrationError("the image does not show the start position (set up the Poles "
                                "on the central Telepads and the Ports on their Portpads); "
                                f"spaces that differ: {', '.join(where)}")
+
+
+def with_intrinsics(profile: Profile, intrinsics: CameraIntrinsics) -> Profile:
+    """``profile`` (a mat calibration) with this lens calibration added or replaced. The mat
+    homography is carried into the undistorted frame through the 81 grid crossings; the
+    tracker follows the mat from there, but calibrating the mat again from an undistorted
+    start image (``calibrate --intrinsics``) is more exact."""
+    if tuple(profile.image_size) != intrinsics.size:
+        raise CalibrationError(f"the profile is for {profile.image_size[0]}x"
+                               f"{profile.image_size[1]} frames but the lens calibration for "
+                               f"{intrinsics.width}x{intrinsics.height}")
+    grid = np.array([[x, y] for y in range(9) for x in range(9)], np.float64)
+    seen = project(profile.homography, grid)
+    if profile.intrinsics is not None:  # the profile's frames were undistorted already
+        seen = profile.intrinsics.distort_points(seen)
+    H, _ = cv2.findHomography(grid, intrinsics.undistort_points(seen), 0)
+    if H is None:
+        raise CalibrationError("the profile's mat homography cannot be carried over")
+    return replace(profile, homography=H, K=intrinsics.rectified_matrix, intrinsics=intrinsics)

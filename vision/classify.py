@@ -26,6 +26,8 @@ import numpy as np
 
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
+from vision.mat import CORNER_SIGNS, MatModel, printed_ink
+from vision.raycast import Rays, clearance_each, edge_box, silhouette_margin
 
 SIDES = ("south", "north")
 EDGES = ("s", "n", "w", "e")
@@ -42,19 +44,26 @@ class PieceGeometry:
     pole_height: float = 0.9
     wall_thickness: float = 0.06
     wall_height: float = 0.3
+    seam_gap: float = 0.035  # a Port's walls stop this short of its open ends
+
+
+WALL_SAMPLES = 3  # per edge
 
 
 @dataclass(frozen=True, slots=True)
 class SampleLayout:
-    """Where each space is sampled: mat points (64, S, 2) at heights (64, S), and which
-    samples are which kind (slices into S)."""
+    """Where each space is sampled: mat points (64, S, 2) at heights (64, S), which samples
+    are which kind (slices into S), and how trustworthy each sample's line of sight is."""
 
     points: np.ndarray
     heights: np.ndarray  # (64, S): each sample's height above the mat
     top: slice
     foot: slice
-    wall: slice  # 8 samples: EDGES x (near start, near end)
-    corner: slice  # 4 samples: CORNERS
+    wall: slice  # EDGES x WALL_SAMPLES
+    corner: slice  # 4 samples, CORNERS: where a Port's walls meet, or a Teleport's seam
+    corner_ref: slice  # CORNERS x 2: the wall tops either side of each corner
+    weight: np.ndarray  # (64, S) in [0, 1]: how clear of other pieces each sample's ray is
+    ink: np.ndarray  # (64, S) int8: side whose colour is printed where the ray meets the mat
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -62,116 +71,160 @@ def _disc(n: int, radius: float) -> np.ndarray:
     return np.vstack([[0.0, 0.0], np.column_stack([np.cos(ang), np.sin(ang)]) * radius])
 
 
-def _ray_clearance(camera: CameraModel, p: np.ndarray, z: float,
-                   pillars: list[tuple[np.ndarray, float, float]],
-                   slabs: list[tuple[np.ndarray, np.ndarray, float]]) -> float:
-    """How far the line of sight through (p, z), from the camera down to the mat, keeps from
-    a Pole that may stand (vertical pillars: centre, radius, height) and from walls that may
-    stand (boxes: lo, hi corners in x, y; height), in spaces (negative: it goes through)."""
-    c = camera.centre
-    ground = c[:2] + (p - c[:2]) * c[2] / (c[2] - z)
-    s = np.linspace(0.0, 1.0, 32)[:, None]
-    xy = c[:2] + s * (ground - c[:2])
-    zz = c[2] * (1 - s[:, 0])
-    near = np.linalg.norm(xy - p, axis=1) > 0.02  # not the sample point itself
-    best = np.inf
-    for centre, radius, height in pillars:
-        m = near & (zz <= height)
-        if m.any():
-            best = min(best, float(np.min(np.linalg.norm(xy[m] - centre, axis=1))) - radius)
-    for lo, hi, height in slabs:
-        m = near & (zz <= height)
-        if m.any():
-            q = xy[m]
-            dx = np.maximum(np.maximum(lo[0] - q[:, 0], q[:, 0] - hi[0]), 0)
-            dy = np.maximum(np.maximum(lo[1] - q[:, 1], q[:, 1] - hi[1]), 0)
-            inside = (dx == 0) & (dy == 0)
-            d = np.where(inside, -0.01, np.hypot(dx, dy))
-            best = min(best, float(d.min()))
-    return best
+def _wall_candidates(g: PieceGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate wall samples of one edge: along-edge position, inset from the edge, height."""
+    cfg = CLASSIFY
+    t, h, e = g.wall_thickness, g.wall_height, cfg.wall_surface
+    along = np.linspace(cfg.wall_along_min, 1 - cfg.wall_along_min, cfg.wall_candidates)
+    spots = [(t / 2, h - e)]  # the top face
+    for z in cfg.wall_sample_heights:
+        spots += [(e, z * h), (t / 2, z * h), (t - e, z * h)]  # outer face, middle, inner
+    a = np.repeat(along, len(spots))
+    inset, z = np.array(spots * len(along)).T
+    return a, inset, z
 
 
-def _edge_wall_box(x0: float, y0: float, edge: str, t: float) -> tuple[np.ndarray, np.ndarray]:
+def _edge_xy(x0: float, y0: float, edge: str, along: np.ndarray, inset: np.ndarray
+             ) -> np.ndarray:
     if edge == "s":
-        return np.array([x0, y0]), np.array([x0 + 1, y0 + t])
+        return np.column_stack([x0 + along, y0 + inset])
     if edge == "n":
-        return np.array([x0, y0 + 1 - t]), np.array([x0 + 1, y0 + 1])
+        return np.column_stack([x0 + along, y0 + 1 - inset])
     if edge == "w":
-        return np.array([x0, y0]), np.array([x0 + t, y0 + 1])
-    return np.array([x0 + 1 - t, y0]), np.array([x0 + 1, y0 + 1])
+        return np.column_stack([x0 + inset, y0 + along])
+    return np.column_stack([x0 + 1 - inset, y0 + along])
 
 
-def _edge_point(x0: float, y0: float, edge: str, along: float, inset: float
-                ) -> tuple[float, float]:
-    if edge == "s":
-        return x0 + along, y0 + inset
-    if edge == "n":
-        return x0 + along, y0 + 1 - inset
-    if edge == "w":
-        return x0 + inset, y0 + along
-    return x0 + 1 - inset, y0 + along
+_FAR = 1000.0  # where a solid that cannot stand (off the mat) is put
 
 
-_STEP = {"s": (0, -1), "n": (0, 1), "w": (-1, 0), "e": (1, 0)}
+def _neighbourhoods(g: PieceGeometry) -> tuple[np.ndarray, np.ndarray]:
+    """Every solid that may stand on each space or its eight neighbours: Pole cylinders
+    (64, 9, 4) and edge boxes (64, 36, 2, 3), neighbour by neighbour (west to east, then
+    south to north; the space itself is neighbour 4) and EDGES within; off the mat, far off."""
+    cyl = np.full((64, 9, 4), _FAR)
+    boxes = np.full((64, 36, 2, 3), _FAR)
+    boxes[..., 1, :] += 0.1
+    for sq in range(64):
+        file, rank = sq & 7, sq >> 3
+        for n, (dr, df) in enumerate((dr, df) for dr in (-1, 0, 1) for df in (-1, 0, 1)):
+            f, r = file + df, rank + dr
+            if not (0 <= f < 8 and 0 <= r < 8):
+                continue
+            cyl[sq, n] = (f + 0.5, r + 0.5, g.pole_diameter / 2, g.pole_height)
+            for i, e in enumerate(EDGES):
+                boxes[sq, 4 * n + i] = np.stack(edge_box(f, r, e, g.wall_thickness,
+                                                         g.wall_height))
+    return cyl, boxes
+
+
+def _without(solids: np.ndarray, drop: list[int]) -> np.ndarray:
+    """``solids`` (64, K, ...) with the ones at ``drop`` moved far off."""
+    out = solids.copy()
+    out[:, drop] = _FAR
+    if out.ndim == 4:
+        out[:, drop, 1, :] += 0.1
+    return out
+
+
+def _clear(camera: CameraModel, targets: np.ndarray, top: float, cyl: np.ndarray,
+           boxes: np.ndarray) -> np.ndarray:
+    """Clearance (64, M) of the rays through targets (64, M, 3), each space's from its own
+    neighbourhood's solids."""
+    m = targets.shape[1]
+    rays = Rays(camera.centre, targets.reshape(-1, 3), top)
+    return clearance_each(rays, np.repeat(cyl, m, axis=0), np.repeat(boxes, m, axis=0),
+                          CLASSIFY.ray_iterations).reshape(64, m)
 
 
 def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
-                  walls: bool = True) -> SampleLayout:
-    """Where to sample each space, chosen with the camera: each edge's two wall samples go
-    where the line of sight stays clearest of the space's own Pole, its other walls and the
-    next space's Pole, so that neither hides nor stands in for a wall. ``walls=False`` skips
+                  walls: bool = True, mat: MatModel | None = None) -> SampleLayout:
+    """Where to sample each space, chosen with the camera (:mod:`vision.raycast`). An edge's
+    wall samples are the points of its wall whose line of sight, from the camera down to the
+    mat, passes through that wall and keeps clearest of every other Pole and wall that may
+    stand on the space or its neighbours: so a present wall is seen as itself, and an absent
+    one shows bare mat, never a neighbour's wall standing in for it. ``walls=False`` skips
     that search (mid-edge samples), for when only the Poles matter."""
     g = geometry or PieceGeometry()
     cfg = CLASSIFY
     disc = _disc(cfg.disc_samples, cfg.disc_radius)
-    nt, nf = len(disc), len(disc)
-    per_space = nt + nf + 8 + 4
+    nt = nf = len(disc)
+    nw = 4 * WALL_SAMPLES
+    k_wall, k_corner = nt + nf, nt + nf + nw
+    k_ref = k_corner + 4
+    per_space = k_ref + 8
     pts = np.zeros((64, per_space, 2))
     zs = np.zeros((64, per_space))
+    weight = np.ones((64, per_space))
     zs[:, :nt] = g.pole_height - cfg.top_below
-    zs[:, nt:nt + nf] = cfg.foot_height
-    z_corner = g.wall_height - cfg.wall_below
-    zs[:, nt + nf + 8:] = z_corner
-    t_wall = g.wall_thickness
-    r = g.pole_diameter / 2
-    candidates = np.linspace(cfg.wall_along_min, 1 - cfg.wall_along_min, cfg.wall_candidates)
-    for sq in range(64):
-        x0, y0 = float(sq & 7), float(sq >> 3)
-        centre = np.array([x0 + 0.5, y0 + 0.5])
-        towards = camera.centre[:2] - centre
-        norm = np.linalg.norm(towards)
-        towards = towards / norm if norm > 1e-6 else np.zeros(2)
-        pts[sq, :nt] = centre + towards * cfg.top_shift + disc
-        pts[sq, nt:nt + nf] = centre - towards * cfg.foot_shift + disc
-        k = nt + nf
-        for edge in EDGES:
-            dx, dy = _STEP[edge]
-            z, inset = g.wall_height - cfg.wall_below, t_wall / 2
-            pillars = [(centre, r, g.pole_height),
-                       (centre + np.array([dx, dy], float), r, g.pole_height)]
-            slabs = [(*_edge_wall_box(x0, y0, other, t_wall), g.wall_height)
-                     for other in EDGES if other != edge]
-            scores = []
-            for t in candidates if walls else ():
-                p = np.array(_edge_point(x0, y0, edge, t, inset))
-                scores.append(_ray_clearance(camera, p, z, pillars, slabs))
-            if not walls:
-                scores = [-abs(t - 0.5) for t in candidates]
-            order = np.argsort(scores)[::-1]
-            first = candidates[order[0]]
-            second = next((candidates[i] for i in order[1:]
-                           if abs(candidates[i] - first) >= cfg.wall_min_apart), first)
-            for t in sorted((first, second)):
-                pts[sq, k] = _edge_point(x0, y0, edge, t, inset)
-                zs[sq, k] = z
-                k += 1
-        for corner in CORNERS:
-            cx = t_wall / 2 if corner[1] == "w" else 1 - t_wall / 2
-            cy = t_wall / 2 if corner[0] == "s" else 1 - t_wall / 2
-            pts[sq, k] = (x0 + cx, y0 + cy)
-            k += 1
-    return SampleLayout(pts, zs, slice(0, nt), slice(nt, nt + nf),
-                        slice(nt + nf, nt + nf + 8), slice(nt + nf + 8, per_space))
+    zs[:, nt:k_wall] = cfg.foot_height
+    zs[:, k_corner:] = g.wall_height - cfg.wall_surface
+    t, gap = g.wall_thickness, g.seam_gap
+    top = g.pole_height + 0.05
+    origin = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]).astype(float)
+    centre = origin + 0.5
+    towards = camera.centre[:2] - centre
+    norm = np.linalg.norm(towards, axis=1, keepdims=True)
+    towards = np.where(norm > 1e-6, towards / np.maximum(norm, 1e-6), 0.0)
+    pts[:, :nt] = (centre + towards * cfg.top_shift)[:, None] + disc
+    pts[:, nt:k_wall] = (centre - towards * cfg.foot_shift)[:, None] + disc
+    for corner_i, corner in enumerate(CORNERS):
+        sx, sy = CORNER_SIGNS[corner]
+        cx = gap / 2 if sx < 0 else 1 - gap / 2
+        cy = gap / 2 if sy < 0 else 1 - gap / 2
+        pts[:, k_corner + corner_i] = origin + np.array([cx, cy])
+        u = 0.5 - sx * (0.5 - cfg.corner_ref_along)
+        v = 0.5 - sy * (0.5 - cfg.corner_ref_along)
+        w = (t / 2 if sx < 0 else 1 - t / 2, t / 2 if sy < 0 else 1 - t / 2)
+        pts[:, k_ref + 2 * corner_i] = origin + np.array([u, w[1]])
+        pts[:, k_ref + 2 * corner_i + 1] = origin + np.array([w[0], v])
+    cyl, boxes = _neighbourhoods(g)
+    own_boxes = [16 + i for i in range(4)]
+
+    def at(cols: slice) -> np.ndarray:
+        return np.concatenate([pts[:, cols], zs[:, cols, None]], axis=2)
+
+    # Pole samples: how clear their rays keep of every piece but the space's own Pole.
+    weight[:, :k_wall] = _clear(camera, at(slice(0, k_wall)), top, _without(cyl, [4]), boxes)
+    # Corners: the notch a Teleport's seam leaves, and the wall tops either side of it.
+    weight[:, k_corner:] = _clear(camera, at(slice(k_corner, per_space)), top, cyl,
+                                  _without(boxes, own_boxes))
+    weight[:, :k_wall] /= cfg.wall_clear
+    weight[:, k_corner:] /= cfg.wall_clear
+    a, inset, z = _wall_candidates(g)
+    for i, edge in enumerate(EDGES):
+        cols = slice(k_wall + i * WALL_SAMPLES, k_wall + (i + 1) * WALL_SAMPLES)
+        if not walls:
+            along = np.linspace(0.3, 0.7, WALL_SAMPLES)
+            for sq in range(64):
+                pts[sq, cols] = _edge_xy(*origin[sq], edge, along, np.full(WALL_SAMPLES, t / 2))
+            zs[:, cols] = g.wall_height / 2
+            continue
+        targets = np.stack([np.column_stack([_edge_xy(*origin[sq], edge, a, inset), z])
+                            for sq in range(64)])
+        own = boxes[:, 16 + i]
+        score = np.minimum(
+            _clear(camera, targets, top, cyl, _without(boxes, [16 + i])),
+            silhouette_margin(Rays(camera.centre, targets.reshape(-1, 3), top),
+                              np.repeat(own, len(a), axis=0)).reshape(64, -1))
+        for sq in range(64):
+            chosen: list[int] = []
+            for j in np.argsort(-score[sq], kind="stable"):
+                if all(abs(a[j] - a[c]) >= cfg.wall_min_apart for c in chosen):
+                    chosen.append(int(j))
+                if len(chosen) == WALL_SAMPLES:
+                    break
+            chosen.sort(key=lambda j: a[j])
+            pts[sq, cols] = targets[sq, chosen, :2]
+            zs[sq, cols] = targets[sq, chosen, 2]
+            weight[sq, cols] = np.maximum(score[sq, chosen] / cfg.wall_clear, 0.05)
+    weight = np.clip(weight, 0.0, 1.0)
+    # Where each line of sight meets the mat, and whether a side's colour is printed there.
+    c = camera.centre
+    ground = c[:2] + (pts - c[:2]) * (c[2] / (c[2] - zs))[..., None]
+    ink = printed_ink(mat or MatModel(), ground.reshape(-1, 2), cfg.ink_grow).reshape(64, -1)
+    return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
+                        slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink)
 
 
 def image_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:
@@ -235,49 +288,120 @@ class ColourModel:
                    np.array(doc["inv_cov"], np.float32).reshape(3, 3))
 
 
-def label_samples(feat: np.ndarray, colours: dict[str, ColourModel],
-                  empty: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Per sample: 0 = neither side, 1 = south, 2 = north; and a margin in [0, 1].
+def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
+                    empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
+                    ink_at: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """What each sample (features (..., 3)) shows.
 
-    A sample is a side's when it lies within ``CLASSIFY.colour_sigma`` of it, nearer to it
-    than to the other side, and (where the empty mat was seen there) nearer to it than to
-    the empty look, measured in the side's own metric.
+    * labels (...): 0 = neither side, 1 = south, 2 = north. A sample is a side's when it is
+      nearer to it than to the other side and than to looking like no piece, each measured
+      in its own metric;
+    * log-likelihood-like scores (..., 3) of [no piece, south, north]: ``-d^2 / 2`` of each
+      distance, capped so one odd sample cannot outvote the rest.
+
+    Looking like no piece: like the empty mat's look there (where calibration saw it), like
+    a side's printed ink where the ray meets a Telepad or Portpad stripe of that side
+    (``ink_at``, as :attr:`SampleLayout.ink`), and at most ``CLASSIFY.colour_sigma`` away.
+    A sample unlike the empty look and unlike both sides (blur mixing a thin wall top with
+    its neighbour's) says only what its lightness says: much darker than the mat there is a
+    piece of either side, otherwise nothing.
     """
+    cfg = CLASSIFY
     ds = colours["south"].distance(feat)
     dn = colours["north"].distance(feat)
-    best = np.minimum(ds, dn)
-    label = np.where(ds <= dn, 1, 2)
-    label = np.where(best <= CLASSIFY.colour_sigma, label, 0)
-    margin = np.clip(np.abs(CLASSIFY.colour_sigma - best) / CLASSIFY.colour_sigma, 0, 1)
+    side = np.minimum(ds, dn)
+    none = np.full(feat.shape[:-1], cfg.colour_sigma, np.float32)
+    lost = np.zeros(feat.shape[:-1], bool)
+    known = lost
+    plain = None
+    # What the mat there would look like: its lightness decides "much darker" below.
+    mat_light = np.full(feat.shape[:-1], np.nan, np.float32)
     if empty is not None:
         known = ~np.isnan(empty[..., 0])
         ref = np.where(known[..., None], empty, 0.0)
-        de_s = colours["south"].distance(feat - ref + colours["south"].mean)
-        de_n = colours["north"].distance(feat - ref + colours["north"].mean)
-        de = np.where(label == 1, de_s, de_n)
-        d_side = np.where(label == 1, ds, dn)
-        label = np.where(known & (label > 0) & (de < d_side), 0, label)
-    return label, margin
+        de = np.minimum(colours["south"].distance(feat - ref + colours["south"].mean),
+                        colours["north"].distance(feat - ref + colours["north"].mean))
+        lost = known & (de > none) & (side > none)
+        none = np.where(known, np.minimum(de, none), none)
+        plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
+        mat_light = np.where(known, empty[..., 0], plain[0])
+    if ink_at is not None and inks:
+        for code, name in enumerate(SIDES, start=1):
+            if name in inks:
+                here = (ink_at == code) & ~lost
+                none = np.where(here, np.minimum(none, _ink_distance(feat, inks[name], plain)),
+                                none)
+                mat_light = np.where((ink_at == code) & ~known, inks[name].mean[0], mat_light)
+    # Far from both sides yet much darker than the mat there: a piece's edge blurred with
+    # something else. Whichever side, it is no bare mat.
+    dark = (side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
+    none = np.where(dark, cfg.loglik_cap, none)
+    label = np.where(side < none, np.where(ds <= dn, 1, 2), 0)
+    d = np.minimum(np.stack([none, ds, dn], axis=-1), cfg.loglik_cap)
+    d = np.where(lost[..., None], cfg.loglik_cap, d)
+    d[..., 1:] = np.where(dark[..., None], cfg.colour_sigma, d[..., 1:])
+    return label, -0.5 * d * d
+
+
+def _ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -> np.ndarray:
+    """Distance of features (..., 3) from printed ink, or from the ink blurred into the plain
+    mat or a grid line beside it: chromaticity anywhere between the ink's and the plain
+    mat's (``plain``, (3,), the empty mat's typical look), lightness not counted for that
+    mix (a grid line is dark, the mat light)."""
+    d = ink.distance(feat)
+    if plain is None or np.isnan(plain).any():
+        return d
+    cov = np.linalg.inv(ink.inv_cov.astype(np.float64))
+    inv_c = np.linalg.inv(cov[1:, 1:]).astype(np.float32)
+    towards = (plain[1:] - ink.mean[1:]).astype(np.float32)
+    rel = feat[..., 1:] - ink.mean[1:]
+    t = np.clip((rel @ towards) / max(float(towards @ towards), 1e-6), 0.0, 1.0)
+    off = rel - t[..., None] * towards
+    mixed = np.sqrt(np.maximum(np.einsum("...i,ij,...j->...", off, inv_c, off), 0))
+    return np.minimum(d, mixed)
 
 
 def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
                        empty: np.ndarray | None, layout: SampleLayout) -> np.ndarray:
-    """(64,) bool: spaces whose Pole samples are mostly neither side's colour nor what the
-    empty mat looked like there. Nothing on a real board does that; a hand or arm does."""
+    """(64,) bool: spaces where a Pole's top and footprint discs look like neither side's
+    colour nor what the empty mat looked like there. Nothing on a real board does that; a
+    hand or arm does. Each disc is judged on its mean, over the samples whose ray no piece
+    on a neighbour can cross (a piece's blurred edge is neither colour, and no hand); a
+    space is unexplained when every disc judged is odd and none shows a side's colour (a
+    Pole's shaded foot, a Port's shadow or blurred edge may pass for odd, a hand covers
+    both)."""
     if empty is None:
         return np.zeros(64, bool)
     cfg = CLASSIFY
-    sel = np.r_[layout.top, layout.foot]
-    f = feat[:, sel]
-    ref = empty[:, sel]
-    known = ~np.isnan(ref[..., 0])
-    # Tighter than labelling: a Pole's top and body are what the colours were learned from.
-    side = np.minimum(colours["south"].distance(f), colours["north"].distance(f)) \
-        <= cfg.explain_sigma
-    weights = np.array(cfg.empty_weights, np.float32)
-    de = np.linalg.norm((f - np.where(known[..., None], ref, 0.0)) * weights, axis=-1)
-    odd = known & ~side & (de >= cfg.empty_distance)
-    return odd.sum(axis=1) >= cfg.unexplained_share * len(f[0])
+    judged = np.zeros(64, int)
+    odd_discs = np.zeros(64, int)
+    coloured = np.zeros(64, bool)
+    for disc in (layout.top, layout.foot):
+        f, ref = feat[:, disc], empty[:, disc]
+        use = ~np.isnan(ref[..., 0]) & (layout.weight[:, disc] >= 1.0)
+        n = use.sum(axis=1)
+        m = use[..., None].astype(np.float32)
+        mean_f = (f * m).sum(axis=1) / np.maximum(n, 1)[:, None]
+        mean_ref = (np.where(use[..., None], ref, 0.0)).sum(axis=1) / np.maximum(n, 1)[:, None]
+        # Tighter than labelling: a Pole's top and body are what the colours were learned from.
+        side = np.minimum(colours["south"].distance(mean_f),
+                          colours["north"].distance(mean_f)) <= cfg.explain_sigma
+        enough = n >= cfg.unexplained_min_samples
+        odd = ~side & (empty_difference(mean_f, mean_ref) >= cfg.empty_distance)
+        judged += enough
+        odd_discs += enough & odd
+        coloured |= enough & side
+    return (judged > 0) & (odd_discs == judged) & ~coloured
+
+
+def empty_difference(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Weighted distance of colour features from the empty mat's (both (..., 3)). Dark
+    pixels' chromaticities are mostly noise, so they count in proportion to lightness."""
+    w = np.array(CLASSIFY.empty_weights, np.float32)
+    dark = np.clip(np.minimum(feat[..., 0], ref[..., 0]) / CLASSIFY.chroma_lightness, 0.2, 1)
+    d = (feat - ref) * w
+    d[..., 1:] *= dark[..., None]
+    return np.linalg.norm(d, axis=-1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,76 +411,93 @@ class SpaceReading:
     confidence: float
 
 
-def _vote(labels: np.ndarray) -> tuple[int, float]:
-    """Majority label of a group of samples and its share."""
-    counts = np.bincount(labels, minlength=3)
-    best = int(np.argmax(counts))
-    return best, float(counts[best]) / max(1, len(labels))
+def _port_configs() -> tuple[list[tuple[tuple[tuple[str, int], ...], bool]], np.ndarray]:
+    """Every way Ports can stand in one space, as (Ports (corner, side index), Teleport?) and
+    the side index (0 none, 1 south, 2 north) each arrangement puts on each edge (C, 4)."""
+    configs: list[tuple[tuple[tuple[str, int], ...], bool]] = [((), False)]
+    for s in (1, 2):
+        configs += [(((c, s),), False) for c in CORNERS]
+        configs.append((((CORNERS[0], s),), True))  # a Teleport: its diagonal read apart
+    for c1, c2 in (("sw", "ne"), ("nw", "se")):  # two colours: a repel not carried out
+        configs += [(((c1, 1), (c2, 2)), False), (((c1, 2), (c2, 1)), False)]
+    states = np.zeros((len(configs), 4), int)
+    for i, (ports, teleport) in enumerate(configs):
+        if teleport:
+            states[i] = ports[0][1]
+        for corner, s in ports if not teleport else ():
+            for e in CORNER_EDGES[corner]:
+                states[i, EDGES.index(e)] = s
+    return configs, states
 
 
-def read_space(labels: np.ndarray, layout: SampleLayout) -> SpaceReading:
-    """Decide one space from its sample labels (S,)."""
+_CONFIGS, _CONFIG_STATES = _port_configs()
+
+
+def _teleport_diagonals(feat: np.ndarray, layout: SampleLayout) -> tuple[np.ndarray, np.ndarray]:
+    """Per space: whether a Teleport there stands in sw/ne (True) or se/nw, and how sure (0..1).
+    Where a Port's own walls meet, the corner is a solid wall top, lit like the tops beside
+    it; where the two halves join, the seam leaves a notch that shows something else."""
+    light = feat[..., 0]
+    corner = light[:, layout.corner]
+    refs = light[:, layout.corner_ref].reshape(64, 4, 2).mean(axis=2)
+    w = np.minimum(layout.weight[:, layout.corner],
+                   layout.weight[:, layout.corner_ref].reshape(64, 4, 2).min(axis=2)) + 1e-3
+    dev = np.abs(corner - refs) * w
+    pair_a = [CORNERS.index("sw"), CORNERS.index("ne")]
+    pair_b = [CORNERS.index("se"), CORNERS.index("nw")]
+    da = dev[:, pair_a].sum(axis=1) / w[:, pair_a].sum(axis=1)
+    db = dev[:, pair_b].sum(axis=1) / w[:, pair_b].sum(axis=1)
+    sure = np.minimum(1.0, 2 * np.abs(da - db) / (da + db + CLASSIFY.diagonal_floor))
+    return da <= db, sure
+
+
+def _votes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Majority label of each row of labels (64, K) and its share."""
+    counts = np.stack([(labels == v).sum(axis=1) for v in range(3)], axis=1)
+    best = counts.argmax(axis=1)
+    return best, counts[np.arange(len(labels)), best] / labels.shape[1]
+
+
+def read_board(labels: np.ndarray, loglik: np.ndarray, feat: np.ndarray,
+               layout: SampleLayout) -> list[SpaceReading]:
+    """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
+    colour features (64, S, 3)."""
     cfg = CLASSIFY
-    top_label, top_share = _vote(labels[layout.top])
-    foot_label, foot_share = _vote(labels[layout.foot])
-    pole: str | None = None
-    conf_pole = 1.0
-    if top_label and top_share >= cfg.pole_share:
-        foot_agrees = foot_label == top_label and foot_share >= cfg.foot_share
-        if foot_agrees:
-            pole = SIDES[top_label - 1]
-            conf_pole = min(top_share, foot_share)
+    # Poles: most top samples in a side's colour, and its footprint agreeing.
+    top_label, top_share = _votes(labels[:, layout.top])
+    foot_label, foot_share = _votes(labels[:, layout.foot])
+    # Both discs must agree; together they must be clear (a top seen against the same side's
+    # printed ink can be half lost, and then its footprint speaks for it).
+    topped = (top_label > 0) & (top_share >= cfg.foot_share)
+    standing = (topped & (foot_label == top_label) & (foot_share >= cfg.foot_share)
+                & ((top_share + foot_share) / 2 >= cfg.pole_share))
+    conf_pole = np.where(standing, np.minimum(top_share, foot_share),
+                         np.where(topped, 1.0 - top_share,  # a top, no footprint: a neighbour?
+                                  1.0 - np.where(top_label > 0, top_share, 0.0) * 0.5))
+    # Ports: per space, the arrangement whose walls best explain every wall sample.
+    w = layout.weight[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 1)
+    edge_ll = (loglik[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 3) * w).sum(axis=2)
+    scores = edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)  # (64, configs)
+    order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
+    rows = np.arange(64)
+    lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
+    conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
+    sw_ne, sure = _teleport_diagonals(feat, layout)
+    readings = []
+    for sq in range(64):
+        ports, teleport = _CONFIGS[order[sq, 0]]
+        conf = float(conf_ports[sq])
+        if teleport:
+            side = SIDES[ports[0][1] - 1]
+            pair = ("sw", "ne") if sw_ne[sq] else ("se", "nw")
+            named = tuple((c, side) for c in sorted(pair, key=CORNERS.index))
+            conf = min(conf, float(sure[sq]))
         else:
-            conf_pole = 1.0 - top_share  # a top with no footprint: a neighbour's body?
-    else:
-        conf_pole = 1.0 - (top_share if top_label else 0.0) * 0.5
-    walls = labels[layout.wall].reshape(4, 2)
-    edge_side: dict[str, int] = {}
-    conf_walls = 1.0
-    for i, edge in enumerate(EDGES):
-        a, b = int(walls[i, 0]), int(walls[i, 1])
-        if a == b:
-            edge_side[edge] = a
-        else:
-            edge_side[edge] = a if a else b  # one end hidden: trust the one seen
-            conf_walls = min(conf_walls, 0.6)
-    ports = _ports_from_edges(edge_side, labels[layout.corner])
-    if ports is None:
-        return SpaceReading(pole, (), 0.2)
-    return SpaceReading(pole, ports, min(conf_pole, conf_walls))
-
-
-def _ports_from_edges(edge_side: dict[str, int], corners: np.ndarray
-                      ) -> tuple[tuple[str, str], ...] | None:
-    walled = {e for e, s in edge_side.items() if s}
-    if not walled:
-        return ()
-    sides = {edge_side[e] for e in walled}
-    if len(walled) == 4 and len(sides) == 1:
-        side = SIDES[sides.pop() - 1]
-        solid = {c for c, v in zip(CORNERS, corners, strict=True) if v}
-        # Solid corners are where a Port's own walls meet; the seams are gaps.
-        swne = len(solid & {"sw", "ne"}) - len(solid & {"se", "nw"})
-        pair = ("sw", "ne") if swne >= 0 else ("nw", "se")
-        return tuple(sorted(((c, side) for c in pair), key=lambda cs: CORNERS.index(cs[0])))
-    if len(walled) == 2:
-        for corner, (e1, e2) in CORNER_EDGES.items():
-            if walled == {e1, e2} and edge_side[e1] == edge_side[e2]:
-                return ((corner, SIDES[edge_side[e1] - 1]),)
-    if len(walled) == 4:
-        # Two colours of Port in one space (a repel not done): opposite corners by colour.
-        for c1, c2 in (("sw", "ne"), ("nw", "se")):
-            s1 = edge_side[CORNER_EDGES[c1][0]]
-            if s1 == edge_side[CORNER_EDGES[c1][1]]:
-                s2 = edge_side[CORNER_EDGES[c2][0]]
-                if s2 == edge_side[CORNER_EDGES[c2][1]] and s1 != s2:
-                    return tuple(sorted(((c1, SIDES[s1 - 1]), (c2, SIDES[s2 - 1])),
-                                        key=lambda cs: CORNERS.index(cs[0])))
-    return None
-
-
-def read_board(labels: np.ndarray, layout: SampleLayout) -> list[SpaceReading]:
-    return [read_space(labels[sq], layout) for sq in range(64)]
+            named = tuple(sorted(((c, SIDES[s - 1]) for c, s in ports),
+                                 key=lambda cs: CORNERS.index(cs[0])))
+        pole = SIDES[top_label[sq] - 1] if standing[sq] else None
+        readings.append(SpaceReading(pole, named, min(float(conf_pole[sq]), conf)))
+    return readings
 
 
 def position_json(readings: list[SpaceReading], to_move: str = "south") -> dict[str, Any]:

@@ -22,6 +22,8 @@ class MatFindConfig:
     ransac_px: float = 2.0
     max_rms_px: float = 1.5
     track_max_shift_px: float = 25.0  # a bigger jump between frames means re-find
+    track_keep_share: float = 0.85  # of the fix's line contrast: the mat has not moved
+    track_refine_every: int = 10  # frames: a still mat's fix is refined this often anyway
 
 
 MATFIND = MatFindConfig()
@@ -46,18 +48,30 @@ class ClassifyConfig:
     top_shift: float = 0.05  # spaces towards the camera
     foot_height: float = 0.03  # spaces
     foot_shift: float = 0.05  # spaces away from the camera
-    wall_below: float = 0.1  # wall samples this far under the wall top (less seen past it)
-    wall_along_min: float = 0.1  # wall samples stay this far from the ends of an edge
-    wall_candidates: int = 17  # positions along an edge tried for the clearest view
-    wall_min_apart: float = 0.2  # an edge's two wall samples at least this far apart
+    wall_along_min: float = 0.12  # wall samples stay this far from the ends of an edge
+    wall_candidates: int = 7  # positions along an edge tried for the clearest view
+    wall_sample_heights: tuple[float, ...] = (0.12, 0.45, 0.8)  # of the wall's height
+    wall_surface: float = 0.008  # spaces inside a wall's face its surface samples sit
+    wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
+    wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
+    ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach
+    corner_ref_along: float = 0.12  # the wall tops compared with a corner: this far from it
     colour_sigma: float = 7.0  # Mahalanobis distance within which a sample is a side's
+    min_side_gap: float = 9.0  # Mahalanobis: sides nearer than this cannot be told apart
     colour_floor: tuple[float, float, float] = (0.1, 0.03, 0.03)  # noise floor; light varies
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
     explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
-    empty_distance: float = 0.25  # a sample this far from the empty look is not the mat
-    unexplained_share: float = 0.5  # of a space's Pole samples, to call it unexplained
+    empty_distance: float = 0.5  # a sample this far from the empty look is not the mat
+    unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained
+    chroma_lightness: float = 0.3  # lightness below which chromaticity counts less (noise)
+    piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece
+    loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
+    port_margin: float = 20.0  # log-likelihood lead of the best Port arrangement: sure
+    diagonal_floor: float = 0.02  # lightness: a Teleport's corners differing less are unsure
+    ink_apart: float = 1.0  # Mahalanobis: a printed ink nearer its pieces than this is unused
+    ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
 
@@ -67,15 +81,17 @@ CLASSIFY = ClassifyConfig()
 
 @dataclass(frozen=True, slots=True)
 class GateConfig:
-    margin: float = 0.1  # spaces round the grid included in the top-down checks
+    margin: float = 0.3  # spaces round the grid (most of the printed border) checked too
     palette_bins: int = 64  # per chromaticity axis
     chroma_span: float = 2.0  # log-chromaticities from -span to +span are binned
     dark_lightness: float = 0.12  # darker pixels are shadow: their chromaticity is noise
     palette_px: int = 256  # top-down size the palette is learned at
-    palette_min_count: int = 3  # pixels a bin needs to count as the mat's
-    palette_grow: int = 2  # bins round each known one that are known too (light, noise)
-    check_px: int = 96  # top-down size occlusion is checked at
-    occluded_fraction: float = 0.004  # a foreign blob this share of the mat: a hand
+    palette_min_count: int = 20  # pixels a bin needs to count as the mat's
+    palette_grow: int = 1  # bins round each known one that are known too (light, noise)
+    palette_levels: int = 8  # lightness levels of the palette
+    palette_grow_levels: int = 1  # levels round each known one that are known too (shade)
+    check_px: int = 128  # top-down size occlusion is checked at
+    occluded_fraction: float = 0.003  # a foreign blob this share of the mat: a hand
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved
@@ -83,3 +99,31 @@ class GateConfig:
 
 
 GATE = GateConfig()
+
+
+# ----------------------------------------------------------------------------------------------
+# Lens calibration (calibration/intrinsics.py) and simulated lens distortion (vision/distortion.py)
+
+
+@dataclass(frozen=True, slots=True)
+class LensConfig:
+    pattern: tuple[int, int] = (9, 6)  # inner corners (columns, rows) of the printed sheet
+    sheet_margin_mm: float = 15.0  # white paper round the squares: the detector needs it
+    sheet_caption_mm: float = 8.0  # strip under the squares for the printed caption
+    min_views: int = 5  # views showing the whole sheet, to calibrate at all
+    max_rms_px: float = 1.5  # a fit worse than this is refused (a good one is < 0.5 px)
+    fix_k3: bool = True  # k3 is left at 0: ordinary webcam lenses do not need it (as ROS)
+    subpix_half_max: int = 7  # px: cornerSubPix half window, at most
+    subpix_half_share: float = 0.3  # of the smallest corner spacing, for the half window
+    subpix_iterations: int = 50
+    subpix_eps_px: float = 0.001
+    undistort_iterations: int = 20  # iterative point undistortion (the lens model inverse)
+    undistort_eps: float = 1e-9  # normalised image units
+    new_matrix_alpha: float = 1.0  # 1: undistorted frames keep every pixel the lens saw
+    live_detect_width: int = 640  # px: live frames are searched for the sheet at this width
+    live_still_px: float = 2.0  # corners move less than this between frames: no motion blur
+    live_min_change: float = 0.2  # L1 distance of a new view's pose from the others (as ROS)
+    live_timeout_s: float = 180.0  # give up on a live capture after this long
+
+
+LENS = LensConfig()

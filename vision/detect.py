@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,10 +13,10 @@ from vision.classify import (
     PieceGeometry,
     SampleLayout,
     image_samples,
-    label_samples,
     position_json,
     read_board,
     read_colour,
+    sample_evidence,
     sample_layout,
     unexplained_spaces,
 )
@@ -53,12 +54,19 @@ class Detector:
     empty: np.ndarray | None = None  # (64, S, 3) Lab of the empty mat, NaN where unseen
     geometry: PieceGeometry = field(default_factory=PieceGeometry)
     palette: Palette | None = None  # colours of the bare mat region: foreign blobs are hands
+    inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
+    undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     _tracker: MatTracker = field(init=False)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
 
     def __post_init__(self) -> None:
         self._tracker = MatTracker(self.fix)
+
+    def prime(self, corners: np.ndarray, layout: SampleLayout, K: np.ndarray) -> None:
+        """Take a sample layout already planned for a fix with these corners (planning one
+        takes a good fraction of a second)."""
+        self._layout = (corners, layout, K)
 
     def camera(self, fix: MatFix) -> tuple[CameraModel, SampleLayout, np.ndarray]:
         """Camera, sample layout and image sample points for a fix. The layout (and the focal
@@ -75,6 +83,8 @@ class Detector:
     def detect(self, image: np.ndarray, track: bool = True) -> Detection:
         """Read ``image`` ((H, W, 3) uint8 BGR). With ``track`` the mat is followed (and
         re-found if the camera moved); otherwise the calibration's fix is used as it is."""
+        if self.undistort is not None:  # a lens calibration: work on the undistorted frame
+            image = self.undistort(image)
         fix = self._tracker.update(image) if track else self.fix
         _, layout, uv = self.camera(fix)
         feat = read_colour(image, uv)
@@ -84,7 +94,7 @@ class Detector:
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
             return Detection(None, np.zeros(64), fix, occluded=True)
-        labels, _ = label_samples(feat, self.colours, self.empty)
-        readings = read_board(labels, layout)
+        labels, loglik = sample_evidence(feat, self.colours, self.empty, self.inks, layout.ink)
+        readings = read_board(labels, loglik, feat, layout)
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)

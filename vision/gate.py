@@ -32,34 +32,48 @@ def _top_down(image: np.ndarray, homography: np.ndarray, size: int) -> np.ndarra
                                flags=cv2.INTER_AREA)
 
 
+LEVELS = GATE.palette_levels
+
+
 def _bins(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per pixel of an (H, W, 3) uint8 image: its chromaticity bin, and whether it is too
-    dark for its chromaticity to mean anything (deep shadow)."""
+    """Per pixel of an (H, W, 3) uint8 image: its colour bin (lightness level, then the two
+    chromaticities), and whether it is too dark for its chromaticity to mean anything."""
     feat = colour_features(bgr.reshape(-1, 3))
     span = GATE.chroma_span
     q = np.clip(((feat[:, 1:] + span) / (2 * span) * BINS).astype(np.int32), 0, BINS - 1)
+    level = np.clip((feat[:, 0] * LEVELS).astype(np.int32), 0, LEVELS - 1)
     dark = feat[:, 0] < GATE.dark_lightness
     shape = bgr.shape[:2]
-    return (q[:, 0] * BINS + q[:, 1]).reshape(shape), dark.reshape(shape)
+    return ((level * BINS + q[:, 0]) * BINS + q[:, 1]).reshape(shape), dark.reshape(shape)
 
 
 @dataclass(frozen=True)
 class Palette:
-    """Which chromaticities the mat region shows when nothing foreign is over it (the printed
-    mat, both sides' pieces, their shading: shade changes lightness, not chromaticity)."""
+    """Which colours the mat region shows when nothing foreign is over it (the printed mat,
+    both sides' pieces, their shading), by lightness level and chromaticity: a hand over the
+    dark printed border has nearly the border's chromaticity, but not its lightness."""
 
-    known: np.ndarray  # (BINS * BINS,) bool
+    known: np.ndarray  # (LEVELS * BINS * BINS,) bool
 
     @classmethod
     def learn(cls, image: np.ndarray, homography: np.ndarray) -> Palette:
         top = _top_down(image, homography, GATE.palette_px)
         b, dark = _bins(top)
-        counts = np.bincount(b[~dark].ravel(), minlength=BINS * BINS)
-        known = (counts >= GATE.palette_min_count).reshape(BINS, BINS)
+        counts = np.bincount(b[~dark].ravel(), minlength=LEVELS * BINS * BINS)
+        known = (counts >= GATE.palette_min_count).reshape(LEVELS, BINS, BINS)
         grown = known.copy()
-        for axis in range(2):
-            for shift in range(1, GATE.palette_grow + 1):
-                grown |= np.roll(known, shift, axis=axis) | np.roll(known, -shift, axis=axis)
+        for axis, reach in ((0, GATE.palette_grow_levels), (1, GATE.palette_grow),
+                            (2, GATE.palette_grow)):
+            for shift in range(1, reach + 1):
+                # Shade and noise move a colour a little; np.roll must not wrap round.
+                lo = np.zeros_like(known)
+                hi = np.zeros_like(known)
+                src = [slice(None)] * 3
+                dst = [slice(None)] * 3
+                src[axis], dst[axis] = slice(shift, None), slice(None, -shift)
+                lo[tuple(dst)] = known[tuple(src)]
+                hi[tuple(src)] = known[tuple(dst)]
+                grown |= lo | hi
         return cls(grown.ravel())
 
     def foreign_fraction(self, image: np.ndarray, homography: np.ndarray) -> float:
@@ -74,14 +88,16 @@ class Palette:
         return float(stats[1:, cv2.CC_STAT_AREA].max()) / foreign.size
 
     def to_json(self) -> dict[str, Any]:
-        return {"bins": BINS, "known": np.packbits(self.known).tobytes().hex()}
+        return {"bins": BINS, "levels": LEVELS,
+                "known": np.packbits(self.known).tobytes().hex()}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Palette:
-        if int(doc["bins"]) != BINS:
-            raise ValueError(f"palette has {doc['bins']} bins per axis, expected {BINS}")
+        if int(doc["bins"]) != BINS or int(doc.get("levels", 1)) != LEVELS:
+            raise ValueError(f"palette has {doc.get('levels', 1)} x {doc['bins']} x "
+                             f"{doc['bins']} bins, expected {LEVELS} x {BINS} x {BINS}")
         bits = np.unpackbits(np.frombuffer(bytes.fromhex(doc["known"]), np.uint8))
-        return cls(bits[: BINS * BINS].astype(bool))
+        return cls(bits[: LEVELS * BINS * BINS].astype(bool))
 
 
 class GateState(enum.Enum):

@@ -93,6 +93,31 @@ class MatModel:
             raise VisionError(f"bad mat model: {exc!r}") from None
 
 
+def printed_ink(model: MatModel, xy: np.ndarray, grow: float = 0.0) -> np.ndarray:
+    """(N,) int8: which side's colour is printed at mat points ``xy`` (N, 2): 0 none,
+    1 south, 2 north (Home Telepads and Portpad stripes), within ``grow`` spaces of it."""
+    out = np.zeros(len(xy), np.int8)
+    f = np.floor(xy[:, 0]).astype(int)
+    r = np.floor(xy[:, 1]).astype(int)
+    u, v = xy[:, 0] - f, xy[:, 1] - r
+    codes = {"south": 1, "north": 2}
+    for name, side in ((n, s) for s, pads in model.home_telepads.items() for n in pads):
+        pf, pr = parse_square(name)
+        here = (f == pf) & (r == pr)
+        lo, hi = 0.08 - grow, 0.92 + grow
+        ring = np.hypot(u - 0.5, v - 0.5) >= model.centre_size * 0.9 - grow
+        out[here & (u >= lo) & (u <= hi) & (v >= lo) & (v <= hi) & ring] = codes[side]
+    w = model.stripe_width + grow
+    for name, (side, corner) in model.portpads.items():
+        pf, pr = parse_square(name)
+        here = (f == pf) & (r == pr)
+        sx, sy = CORNER_SIGNS[corner]
+        on_x = u <= w if sx < 0 else u >= 1 - w
+        on_y = v <= w if sy < 0 else v >= 1 - w
+        out[here & (on_x | on_y)] = codes[side]
+    return out
+
+
 _SHIFT = 4
 _ONE = 1 << _SHIFT
 PAPER_MM = {"A4": (210, 297), "A3": (297, 420), "A2": (420, 594)}

@@ -251,9 +251,19 @@ class MatTracker:
     def __init__(self, fix: MatFix | None = None) -> None:
         self.fix = fix
         self.refound = 0
+        self._unrefined = 0  # frames since the fix was last refined
 
     def update(self, image: np.ndarray) -> MatFix:
         gray = _gray(image)
+        if (self.fix is not None and self.fix.score > 0
+                and self._unrefined < MATFIND.track_refine_every
+                and grid_contrast(gray, self.fix.homography)
+                >= MATFIND.track_keep_share * self.fix.score):
+            # The grid lines are still dark where the fix puts them: a still camera. Checking
+            # costs a tenth of refining, which is done every few frames to follow slow drift.
+            self._unrefined += 1
+            return self.fix
+        self._unrefined = 0
         if self.fix is not None:
             fix = refine(gray, self.fix.homography, rounds=1)
             if fix is not None and self._moved_px(fix) < MATFIND.track_max_shift_px:

@@ -85,14 +85,13 @@ def test_a_port_in_each_corner(profile: Profile, side: str, corner: str) -> None
 
 
 @pytest.mark.parametrize("pair", [("sw", "ne"), ("nw", "se")])
-def test_a_teleport_is_seen_as_two_ports_boxing_the_space(profile: Profile,
-                                                          pair: tuple[str, str]) -> None:
-    """Both diagonals are seen as a Teleport of the right side. (Which diagonal, from the
-    seams, is not yet reliable: the issue 3 note says so.)"""
-    pos = board(ports=[("d5", "south", pair[0]), ("d5", "south", pair[1])])
-    seen = Position.from_json(read(profile, pos))
-    assert seen.teleport_at(35) is not None and seen.teleport_at(35).value == "south"
-    assert sum(len(p) for p in seen.ports) == 2
+@pytest.mark.parametrize("side", ["south", "north"])
+def test_a_teleport_in_either_diagonal(profile: Profile, pair: tuple[str, str],
+                                       side: str) -> None:
+    """A Teleport of either side in both diagonals: the seams where its two halves meet leave
+    notches at the other two corners."""
+    pos = board(ports=[(q, side, c) for q in ("d5", "f3") for c in pair])
+    assert same(read(profile, pos), pos)
 
 
 def test_confidence_per_space(profile: Profile) -> None:
