@@ -106,15 +106,25 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--dpi", type=int, default=300)
     mat.set_defaults(func=_cmd_mat)
 
-    cal = sub.add_parser("calibrate", help="calibrate a camera from the start position")
-    src = cal.add_mutually_exclusive_group(required=True)
+    cal = sub.add_parser(
+        "calibrate", help="calibrate the mat from the start position (or: calibrate camera)",
+        description="Calibrate the mat from a photo of the start position: --image or "
+        "--camera, and --out. `companion calibrate camera ...` calibrates the camera's lens "
+        "instead. Exit status: 0 done, 2 bad input.")
+    # Not required=True: `calibrate camera` (below) takes neither.
+    src = cal.add_mutually_exclusive_group()
     src.add_argument("--image", metavar="PATH", help="a photo of the start position")
     src.add_argument("--camera", type=int, metavar="N",
                      help="grab the start position from camera N")
-    cal.add_argument("--out", required=True, metavar="PATH", help="profile to write (JSON)")
+    cal.add_argument("--out", metavar="PATH", help="profile to write (JSON)")
     cal.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
                      default="bottom", help="image edge nearest south's Home row")
+    cal.add_argument("--intrinsics", metavar="PATH",
+                     help="the lens calibration (from `calibrate camera --out`): frames are "
+                     "undistorted before the mat is found, and the profile keeps it")
     cal.set_defaults(func=_cmd_calibrate)
+    lens = cal.add_subparsers(dest="target", metavar="camera")
+    _add_calibrate_camera(lens)
 
     det = sub.add_parser("detect", help="read positions from images with a profile")
     det.add_argument("--profile", required=True, metavar="PATH")
@@ -127,11 +137,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_bridge(sub)
 
-    demo = sub.add_parser("demo", help="referee a scripted match, no hardware needed")
-    demo.add_argument("--headless", action="store_true", help="text output only")
-    demo.add_argument("--delay", type=float, default=0.0,
-                      help="seconds to pause between observations (default 0)")
+    from companion.matchlog.cli import register as register_matches
+
+    register_matches(sub)
+
+    demo = sub.add_parser(
+        "demo", help="referee a scripted match on the simulated table, no hardware needed",
+        description="The simulated table plays a scripted late-game match through the vision "
+        "pipeline, the referee and a virtual LED board, shown in the app (or as text). "
+        "Exit status: 0 after the win, 1 the match could not finish, 2 bad input.")
+    demo.add_argument("--headless", action="store_true",
+                      help="print the events as text instead of opening the app")
+    demo.add_argument("--fast", action="store_true",
+                      help="no real-time pacing in the app (text output is never paced)")
+    demo.add_argument("--db", metavar="PATH",
+                      help="match store to record into (default: $COMPANION_DB or the user's)")
     demo.set_defaults(func=_cmd_demo)
+
+    run = sub.add_parser(
+        "run", help="referee a real game: camera, mat profile, LED/die board, app",
+        description="Exit status: 0 when stopped, 2 bad input (profile, camera, board port, "
+        "match store).")
+    run.add_argument("--camera", type=int, default=0, metavar="N", help="camera index "
+                     "(default 0)")
+    run.add_argument("--profile", required=True, metavar="PATH",
+                     help="mat profile from `companion calibrate`")
+    run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
+                     help="the LED/die board's serial port (default auto: found by USB id)")
+    run.add_argument("--db", metavar="PATH",
+                     help="match store to record into (default: $COMPANION_DB or the user's)")
+    run.add_argument("--headless", action="store_true",
+                     help="print the events as text instead of opening the app")
+    run.set_defaults(func=_cmd_run)
     return parser
 
 
@@ -160,11 +197,17 @@ def _read_image(path: str) -> np.ndarray:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from calibration.intrinsics import CameraIntrinsics
     from calibration.profile import calibrate
     from vision.errors import VisionError
     from vision.sources import CameraSource, Frame
 
+    if args.image is None and args.camera is None:
+        raise BadInput("give --image PATH or --camera N (or `calibrate camera` for the lens)")
+    if args.out is None:
+        raise BadInput("give --out PATH for the profile")
     try:
+        lens = None if args.intrinsics is None else CameraIntrinsics.load(args.intrinsics)
         if args.image is not None:
             image = _read_image(args.image)
         else:
@@ -174,11 +217,109 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
             if not frames:
                 raise BadInput(f"camera {args.camera} sent no frames")
             image = frames[-1].image
-        profile = calibrate(image, south_at=args.south_at)
+        profile = calibrate(image, south_at=args.south_at, intrinsics=lens)
         profile.save(args.out)
     except VisionError as exc:
         raise BadInput(str(exc)) from None
-    print(f"wrote {args.out}: mat found, south at the {args.south_at}, colours learned")
+    print(f"wrote {args.out}: mat found, south at the {args.south_at}, colours learned"
+          + ("" if lens is None else ", frames undistorted with the lens calibration"))
+    return EXIT_OK
+
+
+def _add_calibrate_camera(lens: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cam = lens.add_parser(
+        "camera", help="calibrate the camera's lens from a printed checkerboard",
+        description="Print the sheet (--print-sheet), photograph it flat in 10-20 poses "
+        "(--images) or show it to a live camera (--camera N), and write the lens "
+        "calibration (--out) and/or add it to a mat profile (--profile). See "
+        "docs/camera-calibration.md. Exit status: 0 done, 2 bad input.")
+    mode = cam.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--print-sheet", metavar="PATH", help="draw the checkerboard to print")
+    mode.add_argument("--images", nargs="+", metavar="PATH",
+                      help="photos of the sheet: files, or folders of them")
+    mode.add_argument("--camera", type=int, metavar="N",
+                      help="take views of the sheet from live camera N")
+    cam.add_argument("--views", type=int, default=15,
+                     help="views to take with --camera (default 15)")
+    cam.add_argument("--out", metavar="PATH", help="lens calibration to write (JSON)")
+    cam.add_argument("--profile", metavar="PATH",
+                     help="a mat profile to add the lens calibration to (rewritten)")
+    cam.add_argument("--pattern", default="9x6", metavar="COLSxROWS",
+                     help="inner corners of the sheet (default 9x6, as printed)")
+    cam.add_argument("--paper", choices=["A4", "A3", "Letter"], default="A4",
+                     help="paper for --print-sheet (default A4, landscape)")
+    cam.add_argument("--dpi", type=int, default=300, help="for --print-sheet (default 300)")
+    cam.set_defaults(func=_cmd_calibrate_camera)
+
+
+def _pattern(text: str) -> tuple[int, int]:
+    import re
+
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not m or min(int(m[1]), int(m[2])) < 2:
+        raise BadInput(f"--pattern is inner corners as COLSxROWS (like 9x6), got {text!r}")
+    return int(m[1]), int(m[2])
+
+
+def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
+    from calibration.intrinsics import (
+        calibrate_from_images,
+        capture_views,
+        load_images,
+        write_sheet,
+    )
+    from calibration.profile import Profile, with_intrinsics
+    from vision.config import LENS
+    from vision.errors import VisionError
+    from vision.sources import CameraSource
+
+    def note(message: str) -> None:
+        print(f"companion calibrate: {message}", file=sys.stderr)
+
+    if args.image is not None or args.intrinsics is not None:
+        raise BadInput("--image and --intrinsics are for the mat; `calibrate camera` takes "
+                       "--print-sheet, --images or --camera")
+    pattern = _pattern(args.pattern)
+    try:
+        if args.print_sheet is not None:
+            if args.out is not None or args.profile is not None:
+                raise BadInput("--print-sheet writes only the sheet: drop --out/--profile")
+            width, height, square = write_sheet(args.print_sheet, args.paper, args.dpi,
+                                                pattern)
+            print(f"wrote {args.print_sheet}: {width}x{height} px, {args.paper} landscape at "
+                  f"{args.dpi} dpi; {pattern[0]}x{pattern[1]} inner corners, {square} mm "
+                  "squares. Print at 100% and keep it flat")
+            return EXIT_OK
+        if args.out is None and args.profile is None:
+            raise BadInput("say where the lens calibration goes: --out PATH and/or "
+                           "--profile PATH")
+        profile = None if args.profile is None else Profile.load(args.profile)
+        if args.images is not None:
+            images = load_images(args.images)
+        else:
+            if args.views < LENS.min_views:
+                raise BadInput(f"--views must be at least {LENS.min_views}, got {args.views}")
+            source = CameraSource(args.camera)
+            note(f"show the sheet to camera {args.camera}: hold it still in each pose, "
+                 "whole in the frame; tilt it each way and visit every corner of the frame")
+            try:
+                images = capture_views(source, args.views, pattern, log=note)
+            finally:
+                source.close()
+        lens = calibrate_from_images(images, pattern, log=note)
+        if profile is not None:
+            profile = with_intrinsics(profile, lens)  # checks the size before anything is written
+        if args.out is not None:
+            lens.save(args.out)
+        if profile is not None:
+            profile.save(args.profile)
+    except VisionError as exc:
+        raise BadInput(str(exc)) from None
+    d = ", ".join(f"{x:.4f}" for x in lens.D)
+    written = " and ".join(p for p in (args.out, args.profile) if p is not None)
+    print(f"wrote {written}: lens calibrated from {lens.views} views of {lens.width}x"
+          f"{lens.height} frames, rms {lens.rms_px:.3f} px; fx {lens.K[0]:.1f} fy "
+          f"{lens.K[4]:.1f} cx {lens.K[2]:.1f} cy {lens.K[5]:.1f}; D ({d})")
     return EXIT_OK
 
 
@@ -213,10 +354,22 @@ def _cmd_detect(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from companion.demo import run_demo
+    from companion.matchlog import MatchLogError
 
-    if args.delay < 0:
-        raise BadInput(f"--delay must be >= 0, got {args.delay}")
-    return run_demo(delay=args.delay)
+    try:
+        return run_demo(headless=args.headless, fast=args.fast, db=args.db)
+    except MatchLogError as exc:  # only an explicit --db: the default store is optional
+        raise BadInput(str(exc)) from None
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from companion.run import RunError, run_live
+
+    try:
+        return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
+                        db=args.db, headless=args.headless)
+    except RunError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -341,7 +341,7 @@ class Referee:
                 why += ": put the missing piece back (or take the extra one off) first"
         if why or self._seen is None:
             return self._emit([Refused(t, "accept_board", why or "nothing seen yet")])
-        seen, side = self._seen, self._turn_start.to_move
+        seen, side = self._as_in_turn(self._seen), self._turn_start.to_move
         events: list[Event] = [CorrectionAccepted(
             t, side, self._expected, seen, _names(_diff(self._expected, seen)))]
         self._prefix = _carry_marks(self._expected_turn, seen, side)
@@ -374,6 +374,9 @@ class Referee:
     # --- judging -------------------------------------------------------------------------
 
     def _judge(self, pos: Position, t: float) -> list[Event]:
+        # A board says nothing of whose turn it is (vision cannot see the markers): it is
+        # always the turn start's side, whenever the board was first seen.
+        pos = self._as_in_turn(pos)
         expl = explain(self._turn_start, pos, self._prefix)
         if expl.legal:
             return self._legal(pos, expl, t)
@@ -433,6 +436,10 @@ class Referee:
             if self._winner is not None:
                 return events
         return events + self._legal(pos, expl, t)
+
+    def _as_in_turn(self, pos: Position) -> Position:
+        side = self._turn_start.to_move
+        return pos if pos.to_move is side else pos.replace(to_move=side)
 
     def _commit(self, by: CommitBy, t: float) -> list[Event]:
         side, board, turn = self._turn_start.to_move, self._expected, self._expected_turn

@@ -1,24 +1,152 @@
-"""``companion demo``: the scripted match shows a take-back, a Pole Vault, an illegal move that
-is flagged and then corrected, and a win (issue 5's script, refereed by the rules core)."""
+"""``companion demo`` (issue 5): "the simulated table plays a scripted match ... through the
+real vision pipeline and the referee, with the virtual LED device, shown in the app.
+`--headless` prints the same events as text; on a machine with no display the plain command
+says so and runs headless rather than failing." Done when "`companion demo --headless`
+finishes the scripted match and its output shows the flagged illegal move and the win".
+Issue 6: "the demo's match is recorded like any other"."""
 
 from __future__ import annotations
 
-import io
+import errno
+import sys
+import types
+from pathlib import Path
+from typing import Any
 
-from companion.demo import run_demo
+import pytest
+
+from companion.cli import main
+from companion.matchlog import IllegalMove, MatchStore, Resolution, Result
+from companion.session_api import Link
+from firmware_bridge.colors import Color
+
+NO_DISPLAY = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
 
 
-def test_demo_match_runs_to_a_win_with_the_illegal_move_flagged() -> None:
-    out = io.StringIO()
-    assert run_demo(out=out) == 0
-    text = out.getvalue()
-    assert "ILLEGAL (Walking)" in text and "light red: h4 h1" in text
-    assert "Vb5se-f5ne>e8" in text  # the Pole Vault
-    assert "seen: no change" in text  # the take-back
-    assert text.rstrip().endswith("south wins with all four Poles on its Goal Telepads")
+def test_headless_demo_flags_the_illegal_move_ends_in_a_win_and_is_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "demo.sqlite3"
+    assert main(["demo", "--headless", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    illegal = [ln for ln in lines if "ILLEGAL" in ln]
+    assert len(illegal) == 1, out
+    assert "north Pole h4 to h1: a Pole walks one or two spaces, this is 3" in illegal[0]
+    assert illegal[0].endswith("— light h4, h1 red")
+    assert any("PUT-RIGHT" in ln for ln in lines)  # ... and corrected
+    assert "south: Pe6-e8 [markers left: Pole 1, Port 2] — light e6 dim green; e8 green" in out
+    assert "nothing moved this turn — lights off" in out  # the try put back
+    assert "Vb5se-f5ne>e8" in out  # the Pole Vault
+    for by in ("End turn on the tablet", "the opponent starting to move", "the board's button"):
+        assert f"committed by {by}" in out
+    assert any("WIN       south wins" in ln for ln in lines)
+    assert "shows: light f8, e8, d8, c8 green" in out  # the LED board itself, after the win
+    with MatchStore(db) as store:
+        (summary,) = store.list_matches()
+        match = store.get_match(summary.id)
+    assert match.result is Result.SOUTH and len(match.turns) == 3
+    assert [t.moves for t in match.turns][1:] == [("Ph4-h2", "Pe8-f7"), ("Pe6-e8",)]
+    warnings = [e.data for e in match.events if isinstance(e.data, IllegalMove)]
+    assert [(w.squares, w.resolution) for w in warnings] == [(("h4", "h1"),
+                                                               Resolution.PUT_RIGHT)]
 
 
-def test_demo_delay_paces_the_output() -> None:
-    pauses: list[float] = []
-    run_demo(delay=0.25, out=io.StringIO(), sleep=pauses.append)
-    assert pauses and set(pauses) == {0.25}
+def test_without_a_display_the_plain_command_says_so_and_runs_headless(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Also: the default match store cannot be made, so the demo says so and plays on."""
+    for name in NO_DISPLAY:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("COMPANION_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", "/proc/no-such-dir")
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "no display found: running headless"
+    assert "playing without recording" in out
+    assert "south wins with all four Poles" in out
+    assert out.rstrip().endswith("the match was not recorded")
+
+
+def test_with_a_display_the_app_is_given_the_session(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The app's entry points as issue 5's app exposes them; the match plays unpaced with
+    --fast, recorded in the default store ($COMPANION_DB)."""
+    seen: dict[str, Any] = {}
+
+    def run_app(session: Any) -> None:
+        seen["won"] = session.wait_until(lambda s: s.winner is not None, timeout=120)
+        seen["links"] = session.links
+        session.close()
+
+    app = types.ModuleType("companion.app")
+    app.display_available = lambda: True  # type: ignore[attr-defined]
+    app.run_app = run_app  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "companion.app", app)
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "default.sqlite3"))
+    assert main(["demo", "--fast"]) == 0
+    assert seen["won"]
+    assert (seen["links"].camera, seen["links"].board) == (Link.SIMULATED, Link.SIMULATED)
+    assert "ILLEGAL" not in capsys.readouterr().out  # the app shows it, not the terminal
+    with MatchStore(tmp_path / "default.sqlite3") as store:
+        assert [m.result for m in store.list_matches()] == [Result.SOUTH]
+
+
+def test_an_unusable_db_option_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--headless", "--db", "/proc/no-such-dir/m.sqlite3"]) == 2
+    assert "cannot open the match store /proc/no-such-dir/m.sqlite3" in capsys.readouterr().err
+
+
+def test_without_a_pseudo_terminal_the_demo_uses_an_in_process_board(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.demo import virtual_board
+    from firmware_bridge.virtual_device import VirtualDevice
+
+    def no_pty(self: VirtualDevice) -> str:
+        raise OSError(errno.ENOENT, "out of pseudo-terminals")
+
+    monkeypatch.setattr(VirtualDevice, "start", no_pty)
+    said: list[str] = []
+    board = virtual_board(said.append)
+    assert said == ["no pseudo-terminal for the virtual board (out of pseudo-terminals): "
+                    "using an in-process one"]
+    board.link.show({"e4": Color.RED})
+    assert board.leds() == {"e4": Color.RED}
+    board.stop()
+
+
+def test_when_vision_is_unsure_the_players_hold_still_until_it_has_looked_again() -> None:
+    """'Vision is imperfect': the first readings of the moved board come back unsure; the
+    demo's players keep the board still (new exposures) until the referee has judged it."""
+    from dataclasses import replace
+
+    from companion.demo import DemoTable, Step, calibrate_table
+    from companion.referee import TurnCommitted, Uncertain
+    from companion.session import RecordingBoard, Session, Vision
+    from vision.gate import GateState
+
+    class Unsure(Vision):
+        """The real detector and gate, unsure of e8 the first three times it sees it still."""
+
+        doubts = 3
+
+        def see(self, image: Any, t: float) -> Any:
+            s = super().see(image, t)
+            if (s.state is GateState.STILL and s.reading is not None
+                    and s.reading["poles"].get("e8") == "south" and self.doubts):
+                self.doubts -= 1
+                return replace(s, confidences={**(s.confidences or {}), "e8": 0.2})
+            return s
+
+    vision = Unsure(calibrate_table().detector())
+    script = (Step("move", "Pe6-e8"), Step("end-turn"))
+    table = DemoTable(script=script)
+    session = Session(vision=vision, source=table, board=RecordingBoard(),
+                      start=table.start)
+    table.bind(session)
+    events: list[Any] = []
+    session.on_update(lambda u: events.extend(u.events))
+    session.run()
+    assert [e.squares for e in events if isinstance(e, Uncertain)] == [("e8",)]
+    assert vision.doubts == 0
+    (commit,) = [e for e in events if isinstance(e, TurnCommitted)]
+    assert [m.notation() for m in commit.moves] == ["Pe6-e8"]

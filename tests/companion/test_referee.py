@@ -692,3 +692,30 @@ def test_light_frame_is_what_the_bridge_takes() -> None:
     bridge = Bridge(None, layout, Timing())  # never opened: no thread, no port
     frame.send(bridge)
     assert isinstance(frame, LightFrame)
+
+
+def test_undo_then_end_turn_gives_the_turn_to_the_right_side() -> None:
+    """Issue 5, Undo last commit: the reopened turn is the undone side's, however long ago
+    the board it shows was first seen (vision's boards say nothing of whose turn it is)."""
+    start = Position.start()
+    board, _ = play(start, parse_move("Pd1-d3"))
+    ref = Referee(start)
+    ref.observe_position(board, t=1)
+    ref.end_turn(t=2)  # south's turn 1
+    ref.end_turn(t=3)  # north passes: turn 2
+    ref.undo_last_commit(t=4)
+    assert ref.state.to_move is Side.NORTH
+    ref.end_turn(t=5)
+    assert (ref.state.to_move, ref.state.turn_number) == (Side.SOUTH, 3)
+
+
+def test_accept_board_right_after_a_commit_keeps_the_turn_order() -> None:
+    """Issue 5, 'accept the board as seen': accepting the board the last turn ended on does
+    not hand the move back to the side that just ended its turn."""
+    start = Position.start()
+    board, _ = play(start, parse_move("Pd1-d3"))
+    ref = Referee(start)
+    ref.observe_position(board, t=1)
+    ref.end_turn(t=2)
+    ref.accept_board(t=3)
+    assert ref.state.to_move is Side.NORTH

@@ -1,0 +1,87 @@
+"""The tablet app (issue 5): Kivy, over a ``companion.session_api.SessionLike``.
+
+Importing this package does not import Kivy (Kivy logs and reads its config on import, and
+opening a window needs a display): ``display_available()`` lets the CLI fall back to headless
+with a message, and ``run_app`` imports Kivy only when it runs.
+
+    from companion.app import display_available, run_app
+    if display_available():
+        run_app(session)          # blocks until the window closes; closes the session
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.session_api import SessionLike
+
+DEFAULT_TITLE = "Teleporters companion"
+DEFAULT_SIZE = (1280, 800)  # a 10-inch tablet in landscape; a desktop window may be resized
+
+
+def display_available() -> bool:
+    """Whether a window can be opened: a desktop session (X11 or Wayland), a platform with a
+    window system of its own, or an SDL video driver chosen explicitly (``offscreen`` renders
+    through EGL without any display, ``kmsdrm`` straight to a screen)."""
+    if sys.platform in ("win32", "darwin") or "ANDROID_ARGUMENT" in os.environ:
+        return True
+    return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY",
+                                                 "SDL_VIDEODRIVER"))
+
+
+def prepare_kivy_env(*, home: str | None = None, quiet: bool = False,
+                     offscreen: bool = False) -> None:
+    """Environment Kivy reads once, at import: call before anything imports ``kivy``.
+
+    Kivy must not parse the companion's command line (``KIVY_NO_ARGS``), nor take over
+    ``sys.stderr`` and the root logger (its default ``KIVY`` log mode does both): ``MIXED``
+    keeps its log to itself, ``quiet`` (tests, the screenshots script) sends it through
+    Python's logging only. Values already set by the user win.
+    """
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON" if quiet else "MIXED")
+    if quiet:
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+        # No handler at all would print Kivy's warnings through logging's last resort.
+        logging.getLogger("kivy").addHandler(logging.NullHandler())
+    if home is not None:
+        os.environ.setdefault("KIVY_HOME", home)  # config.ini and logs, not in ~/.kivy
+    if offscreen:
+        os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+
+
+def configure_window(size: tuple[int, int], *, fullscreen: bool = False,
+                     multisamples: int | None = None) -> None:
+    """Window settings, before the window exists (it opens on first use). ``multisamples``
+    0 turns antialiasing off: Mesa's software renderer draws twice as fast without it."""
+    from kivy.config import Config
+
+    if multisamples is not None:
+        Config.set("graphics", "multisamples", str(multisamples))
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+    Config.set("kivy", "exit_on_escape", "0")  # a stray Esc must not end a game
+
+
+def run_app(session: SessionLike, *, title: str = DEFAULT_TITLE,
+            size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False) -> None:
+    """Open the app's window over ``session`` and block until it is closed; the session is
+    closed on the way out, whatever happened."""
+    try:
+        prepare_kivy_env()
+        configure_window(size, fullscreen=fullscreen)
+        from companion.app.main import CompanionApp
+
+        CompanionApp(session, title=title).run()
+    finally:
+        session.close()
+
+
+__all__ = ["DEFAULT_SIZE", "DEFAULT_TITLE", "configure_window", "display_available",
+           "prepare_kivy_env", "run_app"]

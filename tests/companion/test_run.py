@@ -1,0 +1,119 @@
+"""``companion run --camera N --profile P --bridge PORT|auto|none`` (issue 5: "the real thing"),
+with a clear error and exit 2 for a missing or damaged profile, a camera that cannot be opened
+and a board port that cannot be opened; "`companion run` ... take[s] --db too" (issue 6)."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.demo import SCENE, calibrate_table
+from companion.matchlog import MatchStore
+from companion.rules.teleporters import Position, parse_move, play
+from companion.run import RunError, open_camera, run_live
+from vision.simtable import render
+
+START = Position.start()
+AFTER_D3, _ = play(START, parse_move("Pd1-d3"))
+
+
+@pytest.fixture(scope="module")
+def profile_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("run") / "profile.json"
+    calibrate_table().save(path)
+    return str(path)
+
+
+def test_a_missing_profile_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--profile", "/no/such/profile.json", "--headless"]) == 2
+    assert "cannot read profile /no/such/profile.json" in capsys.readouterr().err
+
+
+def test_a_damaged_profile_is_bad_input(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "p.json"
+    bad.write_text('{"kind": "tabletop-companion/teleporters-profile", "version": 2}')
+    assert main(["run", "--profile", str(bad), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion run: ") and "profile is damaged" in err
+
+
+def test_a_camera_that_cannot_be_opened_is_bad_input(
+        profile_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--camera", "99", "--profile", profile_path, "--bridge", "none",
+                 "--db", str(tmp_path / "m.sqlite3"), "--headless"]) == 2
+    assert "camera 99 cannot be opened" in capsys.readouterr().err
+
+
+def test_a_board_port_that_cannot_be_opened_is_bad_input(
+        profile_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--profile", profile_path, "--bridge", "/dev/no-such-board",
+                 "--db", str(tmp_path / "m.sqlite3"), "--headless"]) == 2
+    assert "cannot open the board's port /dev/no-such-board" in capsys.readouterr().err
+
+
+def test_an_unusable_db_is_bad_input(profile_path: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--profile", profile_path, "--bridge", "none", "--db",
+                 "/proc/no-such-dir/m.sqlite3", "--headless"]) == 2
+    assert "cannot open the match store" in capsys.readouterr().err
+
+
+class FakeCapture:
+    """A ``cv2.VideoCapture`` playing a script of images, then Ctrl-C (the user stops)."""
+
+    def __init__(self, script: list[tuple[np.ndarray, Any]], fps: float = 25.0) -> None:
+        self.script = list(script)
+        self.period = 1 / fps
+        self.opened = True
+
+    def isOpened(self) -> bool:  # OpenCV's name
+        return self.opened
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if not self.script:
+            raise KeyboardInterrupt
+        image, action = self.script.pop(0)
+        if action is not None:
+            action()
+        time.sleep(self.period)
+        return True, image
+
+    def release(self) -> None:
+        self.opened = False
+
+
+def test_a_frame_size_other_than_the_profiles_is_refused() -> None:
+    small = np.zeros((180, 320, 3), np.uint8)
+    with pytest.raises(RunError, match="sends 320x180 frames but the profile was calibrated "
+                       "at 640x360"):
+        open_camera(0, (640, 360), opener=lambda _: FakeCapture([(small, None)]))
+
+
+def test_run_referees_the_camera_lights_the_board_and_its_button_commits(
+        profile_path: str, tmp_path: Path) -> None:
+    from firmware_bridge.virtual_device import VirtualDevice
+
+    start = render(START.to_json(), SCENE.with_(seed=901)).image
+    after = render(AFTER_D3.to_json(), SCENE.with_(seed=902)).image
+    db = tmp_path / "m.sqlite3"
+    out = io.StringIO()
+    with VirtualDevice(seed=2) as device:
+        script = ([(start, None)] * 15 + [(after, None)] * 15
+                  + [(after, device.press_button)] + [(after, None)] * 20)
+        assert run_live(camera=0, profile=profile_path, bridge=device.port, db=str(db),
+                        headless=True, out=out,
+                        opener=lambda _: FakeCapture(script)) == 0
+    text = out.getvalue()
+    assert "MOVES     south: Pd1-d3" in text and "light d1 dim green; d3 green" in text
+    assert "committed by the board's button: Pd1-d3" in text
+    assert text.rstrip().endswith("stopped")
+    with MatchStore(db) as store:
+        (summary,) = store.list_matches(unfinished=True)  # stopped mid-game: resumable
+        assert [t.moves for t in store.get_match(summary.id).turns] == [("Pd1-d3",)]
