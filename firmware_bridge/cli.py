@@ -87,16 +87,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from firmware_bridge.virtual_device import VirtualDevice
 
     with VirtualDevice(seed=args.seed) as dev:
-        print(dev.port, flush=True)
-        print("virtual board running: press Enter to roll/press, Ctrl-C to stop",
-              file=sys.stderr)
-
-        def presses() -> None:
-            for _ in sys.stdin:
-                dev.press_button()
-
-        threading.Thread(target=presses, daemon=True).start()
+        # Ctrl-C may come as soon as the port is printed: everything after is inside the try.
         try:
+            print(dev.port, flush=True)
+            print("virtual board running: press Enter to roll/press, Ctrl-C to stop",
+                  file=sys.stderr)
+
+            def presses() -> None:
+                for _ in sys.stdin:
+                    dev.press_button()
+
+            threading.Thread(target=presses, daemon=True).start()
             while True:
                 time.sleep(3600)
         except KeyboardInterrupt:

@@ -17,6 +17,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from companion.session_api import SessionLike
 
 DEFAULT_TITLE = "Teleporters companion"
@@ -70,15 +72,17 @@ def configure_window(size: tuple[int, int], *, fullscreen: bool = False,
 
 
 def run_app(session: SessionLike, *, title: str = DEFAULT_TITLE,
-            size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False) -> None:
+            size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False,
+            store_path: Path | None = None) -> None:
     """Open the app's window over ``session`` and block until it is closed; the session is
-    closed on the way out, whatever happened."""
+    closed on the way out, whatever happened. ``store_path``: the match log the Matches
+    button shows (opened read only when pressed); None leaves the button off."""
     try:
         prepare_kivy_env()
         configure_window(size, fullscreen=fullscreen)
         from companion.app.main import CompanionApp
 
-        CompanionApp(session, title=title).run()
+        CompanionApp(session, title=title, store_path=store_path).run()
     finally:
         session.close()
 

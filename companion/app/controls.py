@@ -1,4 +1,4 @@
-"""ControlBar (End turn, Undo last commit, New game) and the confirmation popup.
+"""ControlBar (End turn, Undo last commit, New game, Matches) and the confirmation popup.
 
 End turn acts at once: the referee refuses it with a reason when it cannot act, and the app
 shows the reason. Undo and New game throw work away, so they ask first.
@@ -33,8 +33,9 @@ class ControlBar(BoxLayout):
     screen: Screen | None = ObjectProperty(None, allownone=True)
     can_undo = BooleanProperty(False)
     game_over = BooleanProperty(False)
+    has_match_log = BooleanProperty(False)  # Matches opens the history; else it says why not
 
-    __events__ = ("on_end_turn", "on_undo", "on_new_game")
+    __events__ = ("on_end_turn", "on_undo", "on_new_game", "on_matches")
 
     def on_screen(self, _widget: ControlBar, screen: Screen | None) -> None:
         self.can_undo = bool(screen and screen.can_undo)
@@ -68,6 +69,9 @@ class ControlBar(BoxLayout):
         pass
 
     def on_new_game(self) -> None:
+        pass
+
+    def on_matches(self) -> None:
         pass
 
 

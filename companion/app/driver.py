@@ -27,8 +27,10 @@ if TYPE_CHECKING:
 
 class AppDriver:
     def __init__(self, session: SessionLike, *, size: tuple[int, int] = (1280, 800),
-                 surface: int = 1280, antialias: bool = True) -> None:
+                 surface: int = 1280, antialias: bool = True,
+                 store_path: Path | None = None) -> None:
         self.session = session
+        self.store_path = store_path
         self.antialias = antialias
         self.size = size
         self.surface = max(surface, *size)
@@ -41,7 +43,7 @@ class AppDriver:
 
         from companion.app.main import CompanionApp
 
-        self.app = CompanionApp(self.session)
+        self.app = CompanionApp(self.session, store_path=self.store_path)
         self.app._run_prepare()  # App.run() without its loop: build, open, on_start
         Window.size = self.size
         self.frames(6)

@@ -12,6 +12,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -24,11 +25,13 @@ from companion.app import DEFAULT_TITLE, theme
 from companion.app.banner import NoticeBar, WarningBanner
 from companion.app.board import BoardView
 from companion.app.controls import ControlBar
+from companion.app.history import HistoryView
 from companion.app.kvload import load_kv
 from companion.app.markers import MarkersPanel
 from companion.app.model import Action, Screen, ScreenModel
 from companion.app.movelist import MoveList
 from companion.app.status import StatusBar
+from companion.matchlog import MatchLogError, MatchStore
 from companion.session_api import SessionLike, Update
 
 log = logging.getLogger(__name__)
@@ -71,13 +74,22 @@ class CompanionRoot(BoxLayout):
 
 
 class CompanionApp(App):
+    """``store_path``: the match log the Matches button opens (read only, when it is
+    pressed); None: the session's ``store_path`` if it has one, else the button is off."""
+
     screen: Screen | None = ObjectProperty(None, allownone=True)
+    store_path: Path | None = ObjectProperty(None, allownone=True)
 
     def __init__(self, session: SessionLike, *, title: str = DEFAULT_TITLE,
-                 **kwargs: object) -> None:
+                 store_path: Path | None = None, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.title = title
         self.session = session
+        if store_path is None:
+            store_path = getattr(session, "store_path", None)
+        self.store_path = Path(store_path) if store_path is not None else None
+        self.history: HistoryView | None = None
+        self._store: MatchStore | None = None
         self.model = ScreenModel()
         self._pending: deque[Update] = deque()
         self._drain_trigger = Clock.create_trigger(self._drain, -1)
@@ -127,14 +139,54 @@ class CompanionApp(App):
         else:
             self._act("show what to restore", self.session.show_restore)
 
+    # --- the match history ---------------------------------------------------------------
+
+    def open_history(self) -> HistoryView | None:
+        """Open the match log read only and show its matches over the game; a log that cannot
+        be opened is said as a notice (the game stays on screen). None if not shown."""
+        if self.history is not None:
+            return self.history
+        if self.store_path is None:
+            self._notice("No match log in this session.")
+            return None
+        try:
+            self._store = MatchStore(self.store_path, create=False)
+            view = HistoryView(self._store)
+        except MatchLogError as exc:
+            log.warning("match log %s: %s", self.store_path, exc)
+            self._close_store()
+            self._notice(f"Could not open the match log: {exc}")
+            return None
+        view.bind(on_close=lambda *_: self.close_history())
+        self.history = view
+        view.open(animation=False)
+        return view
+
+    def close_history(self) -> None:
+        view, self.history = self.history, None
+        if view is not None:
+            view.dismiss(animation=False)  # nothing if already closed
+        self._close_store()
+
+    def _close_store(self) -> None:
+        store, self._store = self._store, None
+        if store is not None:
+            store.close()
+
+    def _notice(self, text: str) -> None:
+        self.model.say(text)
+        self.apply_update(Update((), self.session.state, self.session.links))
+
+    def on_stop(self) -> None:
+        self.close_history()
+
     def _act(self, what: str, call: Callable[[], None]) -> None:
         # A failing session must not take the app down: say so, keep showing the game.
         try:
             call()
         except Exception as exc:
             log.exception("session could not %s", what)
-            self.model.say(f"Could not {what}: {exc}")
-            self.apply_update(Update((), self.session.state, self.session.links))
+            self._notice(f"Could not {what}: {exc}")
 
 
 load_kv(__file__)
