@@ -38,6 +38,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from companion.lights import LightFrame, frame_for
@@ -396,6 +397,11 @@ class Session:
         return cls(vision=Vision.from_profile(profile), **kwargs)
 
     # --- SessionLike ---------------------------------------------------------------------
+
+    @property
+    def store_path(self) -> Path | None:
+        """Where this session records, for the app's match history (None: not recording)."""
+        return None if self._store is None else self._store.path
 
     @property
     def state(self) -> RefereeState:

@@ -31,7 +31,7 @@ class MatchSource(Protocol):
 
     def list_matches(self) -> list[MatchSummary]: ...
 
-    def get_match(self, match_id: int) -> Match: ...  # type: ignore[empty-body]
+    def get_match(self, match_id: int) -> Match: ...
 
 
 class MatchRowButton(Button):

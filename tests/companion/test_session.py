@@ -349,3 +349,13 @@ def test_an_unusable_default_store_is_said_and_skipped(monkeypatch: pytest.Monke
     with pytest.raises(ValueError, match="cannot open the match store"):
         open_store("/proc/no-such-dir/m.sqlite3", said.append)
     assert open_store(str(tmp_path / "ok.sqlite3"), said.append) is not None
+
+
+def test_the_session_tells_the_app_where_it_records(tmp_path: Path) -> None:
+    """Issue 6: the app's match history opens the store the session records into."""
+    from companion.matchlog import MatchStore
+    from companion.session import Session
+
+    with MatchStore(tmp_path / "m.sqlite3") as store:
+        assert Session(store=store).store_path == tmp_path / "m.sqlite3"
+    assert Session().store_path is None
