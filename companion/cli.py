@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.rules import GAMES, RulesError
 from companion.rules.teleporters import Position, Variant, explain
@@ -41,7 +41,86 @@ def _read_position(path: str) -> Position:
         raise BadInput(f"{path}: {exc}") from None
 
 
+OTHER_GAMES = {"portals": "companion.rules.portals", "telic": "companion.rules.telic"}
+
+
+def _game(name: str) -> Any:
+    """The rules module of a game other than Teleporters (same interface: Position with
+    start/from_json/to_json, explain(start, observed, roll))."""
+    import importlib
+
+    return importlib.import_module(OTHER_GAMES[name])
+
+
+def _flags(pairs: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise BadInput(f"a variant flag is KEY=VALUE, got {pair!r}")
+        low = value.strip().lower()
+        out[key.strip()] = (True if low in ("true", "yes", "on") else False
+                            if low in ("false", "no", "off") else
+                            int(low) if low.lstrip("-").isdigit() else value)
+    return out
+
+
+def _other_setup(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    try:
+        if hasattr(game, "Variant"):
+            position = game.Position.start(game.Variant.from_json(_flags(args.variant or [])))
+        elif args.variant:
+            raise BadInput(f"{args.game} has no variant flags, got {args.variant[0]!r}")
+        else:
+            position = game.Position.start()
+    except RulesError as exc:
+        raise BadInput(str(exc)) from None
+    print(json.dumps(position.to_json(), indent=1))
+    return EXIT_OK
+
+
+def _roll(game: str, text: str | None) -> object:
+    """The die roll as the game's rules core takes it: a d4's number for Portals, a
+    piecepack die face (n, a, 2-5) for Telic; None when unknown."""
+    if text is None:
+        return None
+    if game == "telic":
+        from companion.rules.telic import Face
+
+        try:
+            return Face.parse(text)
+        except RulesError as exc:
+            raise BadInput(f"--roll: {exc}") from None
+    if not text.strip().isdigit():
+        raise BadInput(f"--roll for {game} is a number, got {text!r}")
+    return int(text)
+
+
+def _other_judge(args: argparse.Namespace) -> int:
+    game = _game(args.game)
+    docs = []
+    for path in (args.start, args.now):
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            docs.append(game.Position.from_json(json.loads(text)))
+        except OSError as exc:
+            raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise BadInput(f"{path} is not a {args.game} position in JSON: {exc}") from None
+        except RulesError as exc:
+            raise BadInput(f"{path}: {exc}") from None
+    try:
+        result = game.explain(docs[0], docs[1], roll=_roll(args.game, args.roll))
+    except RulesError as exc:
+        raise BadInput(str(exc)) from None
+    print(json.dumps(result.to_json(), indent=1) if args.json else result.describe())
+    return EXIT_OK if result.legal else EXIT_ILLEGAL
+
+
 def _cmd_setup(args: argparse.Namespace) -> int:
+    if args.game != "teleporters":
+        return _other_setup(args)
     try:
         variant = Variant.from_flags(args.variant or [])
     except RulesError as exc:
@@ -57,6 +136,10 @@ def _cmd_setup(args: argparse.Namespace) -> int:
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
+    if args.game != "teleporters":
+        return _other_judge(args)
+    if args.roll is not None:
+        raise BadInput("Teleporters uses no die: --roll is for games with one (portals, telic)")
     start = _read_position(args.start)
     now = _read_position(args.now)
     if args.variant:
@@ -98,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--variant", action="append", metavar="KEY=VALUE",
                        help="override a rules variant flag of START (repeatable)")
     judge.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    judge.add_argument("--roll", metavar="N",
+                       help="the die roll of the turn, for games with a die: portals 1-4, telic "
+                       "n, a, 2-5 (omit if unknown)")
     judge.set_defaults(func=_cmd_judge)
 
     mat = sub.add_parser("mat", help="draw the Teleporters mat for printing")

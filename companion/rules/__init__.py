@@ -2,6 +2,6 @@
 
 from companion.rules.errors import MoveError, PositionError, RulesError, VariantError
 
-GAMES = ("teleporters",)
+GAMES = ("teleporters", "portals", "telic")
 
 __all__ = ["GAMES", "MoveError", "PositionError", "RulesError", "VariantError"]

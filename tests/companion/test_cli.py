@@ -136,3 +136,53 @@ def test_calibrate_then_detect(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "junk.png" in capsys.readouterr().err
     assert main(["calibrate", "--image", str(junk), "--out", str(profile)]) == 2
     assert main(["detect", "--profile", str(tmp_path / "none.json"), str(now)]) == 2
+
+
+def test_portals_setup_and_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: `companion setup/judge --game portals` (the rules core's own JSON and
+    explain), exit 0 legal, 1 illegal, 2 bad input; the die roll is an input."""
+    from companion.rules.portals import Position as PortalsPosition
+    from companion.rules.portals import legal_moves as portals_moves
+    from companion.rules.portals import play as portals_play
+
+    assert main(["setup", "--game", "portals"]) == 0
+    start = PortalsPosition.from_json(json.loads(capsys.readouterr().out))
+    assert start == PortalsPosition.start()
+    moved = portals_play(start, portals_moves(start)[0])
+    a = write(tmp_path, "a.json", json.dumps(start.to_json()))
+    b = write(tmp_path, "b.json", json.dumps(moved.to_json()))
+    assert main(["judge", "--game", "portals", a, b]) == 0
+    assert main(["judge", "--game", "portals", a, a]) == 1
+    capsys.readouterr()
+    bad = write(tmp_path, "bad.json", "{not json")
+    assert main(["judge", "--game", "portals", a, bad]) == 2
+    assert "bad.json" in capsys.readouterr().err
+    assert main(["setup", "--game", "portals", "--variant", "nonsense"]) == 2
+
+
+def test_teleporters_judge_refuses_a_roll(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Teleporters has no die: a --roll is bad input, said plainly."""
+    a = write(tmp_path, "a.json", json.dumps(Position.start().to_json()))
+    assert main(["judge", a, a, "--roll", "3"]) == 2
+    assert "no die" in capsys.readouterr().err
+
+
+def test_telic_judge_takes_the_die_face(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: `companion judge --game telic --roll FACE`: the roll is an input; a legal
+    entry of the rolled face's tile is legal, the board left as it was is not."""
+    from companion.rules.telic import Face
+    from companion.rules.telic import Position as TelicPosition
+    from companion.rules.telic import legal_moves as telic_moves
+    from companion.rules.telic import play as telic_play
+
+    start = TelicPosition.start()
+    entered = telic_play(start, telic_moves(start, Face.THREE)[0], Face.THREE)
+    a = write(tmp_path, "a.json", json.dumps(start.to_json()))
+    b = write(tmp_path, "b.json", json.dumps(entered.to_json()))
+    assert main(["judge", "--game", "telic", a, b, "--roll", "3"]) == 0
+    assert main(["judge", "--game", "telic", a, a, "--roll", "3"]) == 1
+    capsys.readouterr()
+    assert main(["judge", "--game", "telic", a, b, "--roll", "9"]) == 2
+    assert "die face" in capsys.readouterr().err

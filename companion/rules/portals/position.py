@@ -1,0 +1,278 @@
+"""A Portals position: the Princes and Guards, the Portal squares, the Portable Portal.
+
+The rule book's set-up picture (its page two) is missing from our copy, so the start
+position and the four permanent Portal squares are *data*: :data:`DEFAULT_SETUP` below, and
+every position JSON may carry its own ``portals`` list. See docs/rules/portals.md.
+
+JSON form::
+
+    {"game": "portals", "to_move": "south",
+     "princes": {"south": "f1", "north": "f11"},
+     "guards": {"south": ["a1", ...], "north": ["a11", ...]},
+     "portals": ["c4", "i4", "c8", "i8"],     # optional, default DEFAULT_PORTALS
+     "portable_portal": "f6",                  # optional, default the centre f6
+     "variant": {"portable_portal": false}}    # only when not the default rules
+
+A captured Prince is ``null`` (or left out). In the variant without the Portable Portal the
+``portable_portal`` field must be left out or ``null``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules.errors import PositionError, VariantError
+from companion.rules.portals.board import (
+    CENTER,
+    DEFAULT_VARIANT,
+    FILE_NAMES,
+    GUARDS_PER_SIDE,
+    SIZE,
+    Kind,
+    Side,
+    Square,
+    Variant,
+    parse_square,
+    square,
+    square_name,
+)
+
+Piece = tuple[Side, Kind]
+
+DEFAULT_PORTALS: tuple[str, ...] = ("c4", "i4", "c8", "i8")
+DEFAULT_SETUP: dict[str, Any] = {
+    "princes": {"south": "f1", "north": "f11"},
+    "guards": {
+        "south": ["a1", "b1", "c1", "d1", "e1", "g1", "h1", "i1", "j1", "k1",
+                  "b2", "d2", "f2", "h2", "j2"],
+        "north": ["a11", "b11", "c11", "d11", "e11", "g11", "h11", "i11", "j11", "k11",
+                  "b10", "d10", "f10", "h10", "j10"],
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Board contents, the side to move and the variant.
+
+    ``pieces[sq]`` is ``(side, kind)`` or None (a 121-tuple); ``portals`` the permanent Portal
+    squares in square order; ``portable`` the Portable Portal's square (None exactly when the
+    variant plays without it).
+    """
+
+    pieces: tuple[Piece | None, ...]
+    portals: tuple[Square, ...]
+    portable: Square | None = CENTER
+    to_move: Side = Side.SOUTH
+    variant: Variant = field(default=DEFAULT_VARIANT)
+
+    def __post_init__(self) -> None:
+        if len(self.pieces) != SIZE * SIZE:
+            raise PositionError(f"a position needs {SIZE * SIZE} squares, got {len(self.pieces)}")
+        if len(set(self.portals)) != len(self.portals) or list(self.portals) != sorted(
+                self.portals):
+            raise PositionError(f"Portal squares {self.portals!r} must be distinct, in order")
+        if any(p not in range(SIZE * SIZE) for p in self.portals):
+            raise PositionError(f"Portal squares {self.portals!r} must be on the board")
+        if self.variant.portable_portal and self.portable is None:
+            raise PositionError("this variant plays with the Portable Portal: give its square")
+        if not self.variant.portable_portal and self.portable is not None:
+            raise PositionError(
+                f"Portable Portal on {square_name(self.portable)} in the variant without it")
+        if self.portable is not None and self.portable not in range(SIZE * SIZE):
+            raise PositionError(f"Portable Portal square {self.portable!r} is off the board")
+        for side in Side:
+            n_princes = self.pieces.count((side, Kind.PRINCE))
+            guards = self.pieces.count((side, Kind.GUARD))
+            if n_princes > 1:
+                princes = [sq for sq, p in enumerate(self.pieces) if p == (side, Kind.PRINCE)]
+                raise PositionError(f"{side.value} has {n_princes} Princes on "
+                                    f"{', '.join(map(square_name, princes))}: there is one")
+            if guards > GUARDS_PER_SIDE:
+                raise PositionError(f"{side.value} has {guards} Guards: there are "
+                                    f"{GUARDS_PER_SIDE}")
+
+    # -- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, variant: Variant = DEFAULT_VARIANT,
+              portals: Iterable[str] = DEFAULT_PORTALS) -> Position:
+        """The default set-up (see docs/rules/portals.md: the rule book's picture is lost)."""
+        doc = dict(DEFAULT_SETUP, portals=list(portals), variant=variant.to_json() or None)
+        if not variant.portable_portal:
+            doc["portable_portal"] = None
+        return cls.from_json(doc)
+
+    @classmethod
+    def from_pieces(cls, pieces: Mapping[Square, Piece], portals: Iterable[Square],
+                    portable: Square | None = CENTER, to_move: Side = Side.SOUTH,
+                    variant: Variant = DEFAULT_VARIANT) -> Position:
+        board: list[Piece | None] = [None] * (SIZE * SIZE)
+        for sq, piece in pieces.items():
+            board[sq] = piece
+        return cls(tuple(board), tuple(sorted(set(portals))), portable, to_move, variant)
+
+    def replace(self, **changes: Any) -> Position:
+        fields = {"pieces": self.pieces, "portals": self.portals, "portable": self.portable,
+                  "to_move": self.to_move, "variant": self.variant}
+        fields.update(changes)
+        return Position(**fields)
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def active_portals(self) -> frozenset[Square]:
+        """Squares that act as Portals now: the permanent ones not covered by the (flipped)
+        Portable Portal, plus the Portable Portal when it is not on a permanent one."""
+        out = set(self.portals)
+        if self.portable is not None:
+            if self.portable in out:
+                out.discard(self.portable)
+            else:
+                out.add(self.portable)
+        return frozenset(out)
+
+    def prince(self, side: Side) -> Square | None:
+        for sq, p in enumerate(self.pieces):
+            if p == (side, Kind.PRINCE):
+                return sq
+        return None
+
+    def guards(self, side: Side) -> tuple[Square, ...]:
+        return tuple(sq for sq, p in enumerate(self.pieces) if p == (side, Kind.GUARD))
+
+    def squares_of(self, side: Side) -> tuple[Square, ...]:
+        return tuple(sq for sq, p in enumerate(self.pieces) if p is not None and p[0] is side)
+
+    def board_key(self) -> tuple[Any, ...]:
+        """What a camera sees: pieces, Portals, Portable Portal (not whose turn it is)."""
+        return (self.pieces, self.portals, self.portable)
+
+    def same_board(self, other: Position) -> bool:
+        return self.board_key() == other.board_key()
+
+    def winner(self) -> Side | None:
+        """The side whose opponent has lost its Prince or all its Guards, if any. Should both
+        qualify (not reachable in play), the side that moved last wins."""
+        for side in (self.to_move.opponent, self.to_move):
+            opp = side.opponent
+            if (opp, Kind.PRINCE) not in self.pieces or (opp, Kind.GUARD) not in self.pieces:
+                return side
+        return None
+
+    # -- JSON ----------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "game": "portals",
+            "to_move": self.to_move.value,
+            "princes": {s.value: (None if (p := self.prince(s)) is None else square_name(p))
+                        for s in Side},
+            "guards": {s.value: [square_name(g) for g in self.guards(s)] for s in Side},
+            "portals": [square_name(p) for p in self.portals],
+            "portable_portal": None if self.portable is None else square_name(self.portable),
+        }
+        if not self.variant.is_default:
+            doc["variant"] = self.variant.to_json()
+        return doc
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, doc: object) -> Position:
+        if isinstance(doc, (str, bytes)):
+            doc = loads_strict(doc)
+        if not isinstance(doc, dict):
+            raise PositionError(f"a position must be a JSON object, got {type(doc).__name__}")
+        game = doc.get("game", "portals")
+        if game != "portals":
+            raise PositionError(f"this is a {game!r} position, not a portals one")
+        unknown = set(doc) - {"game", "to_move", "princes", "guards", "portals",
+                              "portable_portal", "variant"}
+        if unknown:
+            raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
+        try:
+            variant = Variant.from_json(doc.get("variant"))
+        except VariantError as exc:
+            raise PositionError(str(exc)) from None
+        to_move = Side.parse(doc.get("to_move", "south"))
+        pieces: dict[Square, Piece] = {}
+
+        def put(name: object, piece: Piece) -> None:
+            sq = parse_square(name)
+            if sq in pieces:
+                raise PositionError(f"two pieces on {square_name(sq)}")
+            pieces[sq] = piece
+
+        princes = doc.get("princes", {})
+        if not isinstance(princes, dict):
+            raise PositionError(f"'princes' must map sides to squares, got {princes!r}")
+        for side_name, name in princes.items():
+            if name is not None:
+                put(name, (Side.parse(side_name), Kind.PRINCE))
+        guards = doc.get("guards", {})
+        if not isinstance(guards, dict):
+            raise PositionError(f"'guards' must map sides to square lists, got {guards!r}")
+        for side_name, names in guards.items():
+            side = Side.parse(side_name)
+            if not isinstance(names, list):
+                raise PositionError(f"{side.value} Guards must be a list, got {names!r}")
+            for name in names:
+                put(name, (side, Kind.GUARD))
+        raw_portals = doc.get("portals", list(DEFAULT_PORTALS))
+        if not isinstance(raw_portals, list):
+            raise PositionError(f"'portals' must be a list of squares, got {raw_portals!r}")
+        portals = [parse_square(p) for p in raw_portals]
+        if len(set(portals)) != len(portals):
+            raise PositionError(f"a Portal square is listed twice in {raw_portals!r}")
+        default_pp = square_name(CENTER) if variant.portable_portal else None
+        raw_pp = doc.get("portable_portal", default_pp)
+        portable = None if raw_pp is None else parse_square(raw_pp)
+        return cls.from_pieces(pieces, portals, portable, to_move, variant)
+
+    # -- picture -------------------------------------------------------------------------------
+
+    def diagram(self) -> str:
+        """Rank 11 on top; K/G south, k/g north, ``o`` a Portal, ``*`` the Portable Portal,
+        ``x`` a flipped (inactive) permanent Portal; a piece on a Portal is bracketed."""
+        active = self.active_portals()
+        lines = []
+        for rank in range(SIZE - 1, -1, -1):
+            cells = []
+            for file in range(SIZE):
+                sq = square(file, rank)
+                p = self.pieces[sq]
+                mark = "*" if sq == self.portable else ("o" if sq in active else "")
+                if sq == self.portable and sq in self.portals:
+                    mark = "x"
+                letter = "" if p is None else (p[1].letter if p[0] is Side.SOUTH
+                                               else p[1].letter.lower())
+                cell = letter + mark if letter and mark else (letter or mark or ".")
+                cells.append(f"{cell:^3}")
+            lines.append(f"{rank + 1:>2} " + "".join(cells))
+        lines.append("   " + "".join(f"{f:^3}" for f in FILE_NAMES))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.diagram()
+
+
+def loads_strict(text: str | bytes) -> Any:
+    """``json.loads`` that rejects duplicate keys."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise PositionError(f"{k!r} is given twice")
+            out[k] = v
+        return out
+
+    try:
+        return json.loads(text, object_pairs_hook=pairs)
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"not valid JSON: {exc}") from None
+

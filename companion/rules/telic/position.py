@@ -1,0 +1,274 @@
+"""A Telic position: the pieces on the eighteen spaces, both stashes, whose turn it is.
+
+Pyramid sizes are 1 (smallest) to 6 (largest); each side owns two of each size. A piece is a
+Single or a Stack of strictly decreasing sizes, bottom first. Pyramids neither on the board
+nor in a stash are in the Center Zone (derived, never stored).
+
+JSON form::
+
+    {"game": "telic", "to_move": "blue", "first_turn": true,
+     "board": {"b3": {"side": "blue", "sizes": [5, 2]}, ...},
+     "stash": {"blue": [1, 1, 2, 2, ...], "red": [...]}}
+
+``first_turn`` is true while the side to move has not yet taken its first turn (blue's first
+turn, then red's); on that turn it must roll.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.errors import PositionError
+from companion.rules.telic.board import (
+    LAYOUT,
+    SPACE_NAMES,
+    SPACES,
+    Side,
+    Space,
+    parse_space,
+    space_name,
+)
+
+SIZES = (1, 2, 3, 4, 5, 6)
+PER_SIZE = 2
+PYRAMIDS = len(SIZES) * PER_SIZE  # twelve a side
+MAX_STACK = 6
+_SIDE_INDEX = {Side.BLUE: 0, Side.RED: 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A Single (one size) or a Stack (sizes bottom to top).
+
+    Any order a hand can build is a valid piece (a camera may see it); whether it obeys the
+    rules of stacking is :attr:`ordered`, judged by :func:`explain`. A piece has one colour:
+    a mixed-colour stack cannot be represented.
+    """
+
+    side: Side
+    sizes: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.sizes) <= PYRAMIDS:
+            raise PositionError(f"a piece holds 1 to {PYRAMIDS} pyramids, got {len(self.sizes)}")
+        for s in self.sizes:
+            if s not in SIZES:
+                raise PositionError(f"pyramid size {s!r} is not 1..6")
+
+    @property
+    def ordered(self) -> bool:
+        """Rules of stacking: each pyramid smaller than the one below (so at most six)."""
+        return all(a > b for a, b in zip(self.sizes, self.sizes[1:], strict=False))
+
+    @property
+    def height(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def is_stack(self) -> bool:
+        return len(self.sizes) > 1
+
+    @property
+    def top(self) -> int:
+        return self.sizes[-1]
+
+    @property
+    def bottom(self) -> int:
+        return self.sizes[0]
+
+    @property
+    def power(self) -> tuple[int, int]:
+        """Any Stack beats any Single; Stacks by pyramid count; Singles by size."""
+        return (self.height, 0) if self.is_stack else (1, self.sizes[0])
+
+    def describe(self) -> str:
+        names = {2: "Double", 3: "Triple", 4: "Quad", 5: "Quint", 6: "Hex"}
+        kind = names.get(self.height, "Single")
+        return f"{self.side.value} {kind} {'/'.join(map(str, self.sizes))}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side.value, "sizes": list(self.sizes)}
+
+    @classmethod
+    def from_json(cls, doc: object) -> Piece:
+        if not isinstance(doc, dict) or set(doc) != {"side", "sizes"}:
+            raise PositionError(f"a piece must be {{'side': ..., 'sizes': [...]}}, got {doc!r}")
+        sizes = doc["sizes"]
+        if not isinstance(sizes, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in sizes):
+            raise PositionError(f"piece sizes must be a list of integers, got {sizes!r}")
+        return cls(Side.parse(doc["side"]), tuple(sizes))
+
+
+Stash = tuple[int, ...]  # pyramids per size, index 0 = size 1
+FULL_STASH: Stash = (PER_SIZE,) * len(SIZES)
+
+
+def stash_of(sizes: Iterable[int]) -> Stash:
+    counts = [0] * len(SIZES)
+    for s in sizes:
+        if s not in SIZES:
+            raise PositionError(f"pyramid size {s!r} is not 1..6")
+        counts[s - 1] += 1
+    return tuple(counts)
+
+
+def stash_sizes(stash: Stash) -> list[int]:
+    return [size for size, n in zip(SIZES, stash, strict=True) for _ in range(n)]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    board: tuple[Piece | None, ...]
+    stashes: tuple[Stash, Stash]  # blue, red
+    to_move: Side = Side.BLUE
+    first_turn: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.board) != len(SPACES):
+            raise PositionError(f"a position needs {len(SPACES)} spaces, got {len(self.board)}")
+        for side in Side:
+            stash = self.stashes[_SIDE_INDEX[side]]
+            if len(stash) != len(SIZES) or any(n < 0 for n in stash):
+                raise PositionError(f"{side.value} stash {stash!r} is not six counts >= 0")
+            used = list(stash)
+            for piece in self.board:
+                if piece is not None and piece.side is side:
+                    for s in piece.sizes:
+                        used[s - 1] += 1
+            for size, n in zip(SIZES, used, strict=True):
+                if n > PER_SIZE:
+                    raise PositionError(
+                        f"{side.value} has {n} pyramids of size {size} on the board and in "
+                        f"the stash: a side owns only {PER_SIZE}")
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls) -> Position:
+        """Setting up: an empty board, every pyramid in its stash, Blue to roll first."""
+        return cls((None,) * len(SPACES), (FULL_STASH, FULL_STASH), Side.BLUE, True)
+
+    @classmethod
+    def from_pieces(cls, pieces: Mapping[str | Space, Piece | tuple[Side, Iterable[int]]],
+                    stashes: Mapping[Side, Iterable[int]] | None = None,
+                    to_move: Side = Side.BLUE, first_turn: bool = False) -> Position:
+        """Build from ``{"b3": Piece(...)}``; a missing stash is everything not on the board."""
+        board: list[Piece | None] = [None] * len(SPACES)
+        for where, p in pieces.items():
+            sp = parse_space(where) if isinstance(where, str) else where
+            board[sp] = p if isinstance(p, Piece) else Piece(p[0], tuple(p[1]))
+        st: list[Stash] = []
+        for side in Side:
+            if stashes is not None and side in stashes:
+                st.append(stash_of(stashes[side]))
+            else:
+                left = list(FULL_STASH)
+                for piece in board:
+                    if piece is not None and piece.side is side:
+                        for s in piece.sizes:
+                            left[s - 1] -= 1
+                st.append(tuple(max(0, n) for n in left))
+        return cls(tuple(board), (st[0], st[1]), to_move, first_turn)
+
+    def replace(self, **changes: Any) -> Position:
+        fields: dict[str, Any] = {"board": self.board, "stashes": self.stashes,
+                                  "to_move": self.to_move, "first_turn": self.first_turn}
+        fields.update(changes)
+        return Position(**fields)
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def stash(self, side: Side) -> Stash:
+        return self.stashes[_SIDE_INDEX[side]]
+
+    def stash_count(self, side: Side) -> int:
+        return sum(self.stash(side))
+
+    def on_board(self, side: Side) -> int:
+        return sum(p.height for p in self.board if p is not None and p.side is side)
+
+    def in_center(self, side: Side) -> int:
+        """Pyramids of ``side`` already moved into the Center Zone (out of the game)."""
+        return PYRAMIDS - self.stash_count(side) - self.on_board(side)
+
+    def winner(self) -> Side | None:
+        """The side with all twelve of its pyramids in the Center Zone."""
+        for side in Side:
+            if self.in_center(side) == PYRAMIDS:
+                return side
+        return None
+
+    def same_board(self, other: Position) -> bool:
+        return self.board == other.board
+
+    def pieces(self, side: Side | None = None) -> list[tuple[Space, Piece]]:
+        return [(sp, p) for sp, p in enumerate(self.board)
+                if p is not None and (side is None or p.side is side)]
+
+    # -- JSON --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "telic",
+            "to_move": self.to_move.value,
+            "first_turn": self.first_turn,
+            "board": {space_name(sp): p.to_json() for sp, p in self.pieces()},
+            "stash": {side.value: stash_sizes(self.stash(side)) for side in Side},
+        }
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, doc: object) -> Position:
+        if isinstance(doc, (str, bytes)):
+            try:
+                doc = json.loads(doc)
+            except ValueError as exc:
+                raise PositionError(f"position is not valid JSON: {exc}") from None
+        if not isinstance(doc, dict):
+            raise PositionError(f"a position must be a JSON object, got {type(doc).__name__}")
+        game = doc.get("game", "telic")
+        if game != "telic":
+            raise PositionError(f"this is a {game!r} position, not a telic one")
+        unknown = set(doc) - {"game", "to_move", "first_turn", "board", "stash"}
+        if unknown:
+            raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
+        first = doc.get("first_turn", False)
+        if not isinstance(first, bool):
+            raise PositionError(f"first_turn must be true or false, got {first!r}")
+        board_doc = doc.get("board", {})
+        if not isinstance(board_doc, dict):
+            raise PositionError(f"board must be an object of space: piece, got {board_doc!r}")
+        stash_doc = doc.get("stash")
+        stashes: dict[Side, list[int]] | None = None
+        if stash_doc is not None:
+            if not isinstance(stash_doc, dict) or not set(stash_doc) <= {"blue", "red"}:
+                raise PositionError(f"stash must be {{'blue': [...], 'red': [...]}}, "
+                                    f"got {stash_doc!r}")
+            stashes = {}
+            for name, sizes in stash_doc.items():
+                if not isinstance(sizes, list):
+                    raise PositionError(f"{name} stash must be a list of sizes, got {sizes!r}")
+                stashes[Side.parse(name)] = sizes
+        pieces = {parse_space(k): Piece.from_json(v) for k, v in board_doc.items()}
+        return cls.from_pieces(pieces, stashes, Side.parse(doc.get("to_move", "blue")), first)
+
+    def __str__(self) -> str:
+        """The board as the rule book draws it (Blue's side on top): ``b3:B52`` etc."""
+        rows = []
+        for row in LAYOUT:
+            cells = []
+            for name in row:
+                if name is None:
+                    cells.append("  ..  ")
+                    continue
+                p = self.board[SPACE_NAMES.index(name)]
+                what = "-" if p is None else p.side.value[0].upper() + "".join(map(str, p.sizes))
+                cells.append(f"{name}:{what}".ljust(6))
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
