@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import Side as Side  # re-exported: this game's sides
 from companion.rules.errors import PositionError, VariantError
 
 SIZE = 11
@@ -46,22 +47,6 @@ def parse_square(name: object) -> Square:
     if isinstance(name, str) and name in _BY_NAME:
         return _BY_NAME[name]
     raise PositionError(f"unknown square {name!r}: squares are a1..k11")
-
-
-class Side(enum.Enum):
-    SOUTH = "south"
-    NORTH = "north"
-
-    @property
-    def opponent(self) -> Side:
-        return Side.NORTH if self is Side.SOUTH else Side.SOUTH
-
-    @classmethod
-    def parse(cls, value: object) -> Side:
-        try:
-            return cls(value)
-        except ValueError:
-            raise PositionError(f"unknown side {value!r}: sides are 'south' and 'north'") from None
 
 
 class Kind(enum.Enum):

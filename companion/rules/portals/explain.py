@@ -8,10 +8,10 @@ any Portable Portal move of 1 to 4 spaces after a capture is accepted.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import Clause
 from companion.rules.portals.board import (
     MAX_ROLL,
     Kind,
@@ -29,7 +29,7 @@ from companion.rules.portals.moves import Move
 from companion.rules.portals.position import Position
 
 
-class Rule(enum.Enum):
+class Rule(Clause):
     """The rule-book clause a change breaks, as ``(id, clause heading)``."""
 
     GAME_OVER = ("game-over", "The winner")
@@ -49,14 +49,6 @@ class Rule(enum.Enum):
     PP_ROLL = ("portable-portal-full-roll", "The Portable Portal")
     PP_MUST_MOVE = ("portable-portal-must-move-after-roll", "The Portable Portal")
     UNEXPLAINED = ("no-legal-move", "The Movement")
-
-    @property
-    def id(self) -> str:
-        return self.value[0]
-
-    @property
-    def clause(self) -> str:
-        return self.value[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.rules.common import position_object
 from companion.rules.errors import PositionError, VariantError
 from companion.rules.portals.board import (
     CENTER,
@@ -183,13 +184,7 @@ class Position:
 
     @classmethod
     def from_json(cls, doc: object) -> Position:
-        if isinstance(doc, (str, bytes)):
-            doc = loads_strict(doc)
-        if not isinstance(doc, dict):
-            raise PositionError(f"a position must be a JSON object, got {type(doc).__name__}")
-        game = doc.get("game", "portals")
-        if game != "portals":
-            raise PositionError(f"this is a {game!r} position, not a portals one")
+        doc = position_object(doc, "portals")
         unknown = set(doc) - {"game", "to_move", "princes", "guards", "portals",
                               "portable_portal", "variant"}
         if unknown:
@@ -258,21 +253,3 @@ class Position:
 
     def __str__(self) -> str:
         return self.diagram()
-
-
-def loads_strict(text: str | bytes) -> Any:
-    """``json.loads`` that rejects duplicate keys."""
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                raise PositionError(f"{k!r} is given twice")
-            out[k] = v
-        return out
-
-    try:
-        return json.loads(text, object_pairs_hook=pairs)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"not valid JSON: {exc}") from None
-

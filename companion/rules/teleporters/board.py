@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.rules.common import Side
 from companion.rules.errors import PositionError, VariantError
 
 Square = int
@@ -48,22 +49,6 @@ def parse_square(name: object) -> Square:
 
 
 SQUARE_NAMES: tuple[str, ...] = tuple(square_name(s) for s in SQUARES)
-
-
-class Side(enum.Enum):
-    SOUTH = "south"
-    NORTH = "north"
-
-    @property
-    def opponent(self) -> Side:
-        return Side.NORTH if self is Side.SOUTH else Side.SOUTH
-
-    @classmethod
-    def parse(cls, value: object) -> Side:
-        try:
-            return cls(value)
-        except ValueError:
-            raise PositionError(f"unknown side {value!r}: sides are 'south' and 'north'") from None
 
 
 class Edge(enum.Enum):

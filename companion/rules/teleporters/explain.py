@@ -13,11 +13,11 @@ made small by three facts of the rules (docs/rules/teleporters.md, "How explain 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.rules.common import Clause
 from companion.rules.teleporters.board import (
     EDGES,
     NEIGHBOURS,
@@ -55,7 +55,7 @@ from companion.rules.teleporters.position import Placement, Position
 MAX_ALTERNATIVES = 3  # distinct move sets kept per search node
 
 
-class Rule(enum.Enum):
+class Rule(Clause):
     """The rule-book clause a change breaks, as ``(id, clause heading)``."""
 
     PIECE_COUNT = ("piece-count", "Game pieces")
@@ -80,14 +80,6 @@ class Rule(enum.Enum):
     PORT_MARKERS = ("two-port-markers", "Taking turns")
     MOVED_TWICE = ("no-piece-moves-twice", "Taking turns")
     UNEXPLAINED = ("no-legal-sequence", "Taking turns")
-
-    @property
-    def id(self) -> str:
-        return self.value[0]
-
-    @property
-    def clause(self) -> str:
-        return self.value[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.rules.common import position_object
 from companion.rules.errors import PositionError, VariantError
 from companion.rules.teleporters.board import (
     CORNERS,
@@ -209,13 +210,7 @@ class Position:
 
     @classmethod
     def from_json(cls, doc: object) -> Position:
-        if isinstance(doc, (str, bytes)):
-            doc = loads_strict(doc)
-        if not isinstance(doc, dict):
-            raise PositionError(f"a position must be a JSON object, got {type(doc).__name__}")
-        game = doc.get("game", "teleporters")
-        if game != "teleporters":
-            raise PositionError(f"this is a {game!r} position, not a teleporters one")
+        doc = position_object(doc, "teleporters")
         unknown = set(doc) - {"game", "to_move", "poles", "ports", "variant"}
         if unknown:
             raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
@@ -374,21 +369,3 @@ def _port_letters(corner: Corner, side: Side) -> str:
 _TOKEN = re.compile(r"(?P<run>[1-8])|(?P<pole>[Pp])|\[(?P<bpole>[Pp])?(?P<bports>[A-Za-z]*)\]"
                     r"|(?P<bad>.)")
 _PORT = re.compile(r"(?P<port>SW|SE|NW|NE|sw|se|nw|ne)|(?P<pbad>..?)")
-
-
-def loads_strict(text: str | bytes) -> Any:
-    """``json.loads`` that rejects duplicate keys (two Poles listed on one square)."""
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                raise PositionError(f"{k!r} is given twice (two Poles cannot share a space)")
-            out[k] = v
-        return out
-
-    try:
-        return json.loads(text, object_pairs_hook=pairs)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"not valid JSON: {exc}") from None
-

@@ -8,10 +8,10 @@ names the rule and the spaces involved.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import Clause
 from companion.rules.telic.board import (
     ENTRANCES,
     Face,
@@ -27,7 +27,7 @@ from companion.rules.telic.moves import Move
 from companion.rules.telic.position import Piece, Position
 
 
-class Rule(enum.Enum):
+class Rule(Clause):
     """The rule-book clause a change breaks, as ``(id, clause heading)``."""
 
     GAME_OVER = ("game-over", "End Of Game And Winning")
@@ -48,14 +48,6 @@ class Rule(enum.Enum):
     BUMP_POWER = ("bump-equal-or-lesser-power", "Bumping")
     CENTER_ENTRANCES = ("center-zone-entrances", "Movement ... (the Center Zone)")
     PIECE_CHANGED = ("pieces-move-whole", "Movement Of Pyramids And Stacks Already On The Board")
-
-    @property
-    def id(self) -> str:
-        return self.value[0]
-
-    @property
-    def clause(self) -> str:
-        return self.value[1]
 
 
 @dataclass(frozen=True, slots=True)

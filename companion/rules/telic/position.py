@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import position_object
 from companion.rules.errors import PositionError
 from companion.rules.telic.board import (
     LAYOUT,
@@ -225,16 +226,7 @@ class Position:
 
     @classmethod
     def from_json(cls, doc: object) -> Position:
-        if isinstance(doc, (str, bytes)):
-            try:
-                doc = json.loads(doc)
-            except ValueError as exc:
-                raise PositionError(f"position is not valid JSON: {exc}") from None
-        if not isinstance(doc, dict):
-            raise PositionError(f"a position must be a JSON object, got {type(doc).__name__}")
-        game = doc.get("game", "telic")
-        if game != "telic":
-            raise PositionError(f"this is a {game!r} position, not a telic one")
+        doc = position_object(doc, "telic")
         unknown = set(doc) - {"game", "to_move", "first_turn", "board", "stash"}
         if unknown:
             raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
