@@ -74,8 +74,10 @@ def _walk_distance(a: int, b: int) -> int:
 def test_a_single_illegal_change_is_never_explained(seed: int, kind: int) -> None:
     """One illegal change on an otherwise untouched board is always judged illegal:
     0: the opponent's Pole moved to a space off its Home row (Taking turns);
-    1: the mover's Pole went 5+ steps to a space no teleport reaches (Walking, Teleporting;
-       5, because same-colour Poles are interchangeable: two walks relay a Pole up to 4);
+    1: the mover's Pole, off the Telepad rows and Teleports, went 5+ steps to a space no
+       teleport reaches (Walking, Teleporting; 5, because same-colour Poles are
+       interchangeable: two walks relay a Pole up to 4; and a Pole on a Telepad or in a
+       Teleport could relay by teleporting into the place another Pole walked from);
     2: a Port put in a Telepad row (Port movements: never the Telepad rows);
     3: a Pole taken off the mat (Game pieces)."""
     rng, start = midgame(seed)
@@ -90,7 +92,10 @@ def test_a_single_illegal_change_is_never_explained(seed: int, kind: int) -> Non
         to = rng.choice([sq for sq in empty if sq not in home])
         poles[to], poles[frm] = poles[frm], None
     elif kind == 1:
-        mine = [sq for sq in range(64) if poles[sq] is mover]
+        mine = [sq for sq in range(64) if poles[sq] is mover and not in_telepad_row(sq)
+                and start.teleport_at(sq) is None]
+        if not mine:
+            return
         frm = rng.choice(mine)
         far = [sq for sq in empty if _walk_distance(frm, sq) >= 5 and not in_telepad_row(sq)]
         if not far:
