@@ -13,6 +13,7 @@ from companion.rules import GAMES, RulesError
 from companion.rules.teleporters import Position, Variant, explain
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports it
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,24 +25,16 @@ class BadInput(Exception):
 
 def _read_position(path: str) -> Position:
     """A position from a JSON file, a text-notation file, or ``-`` (standard input)."""
+    from companion.position_files import PositionFileError, read_position
+
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{path} is not a text file") from None
-    stripped = text.strip()
-    if not stripped:
-        raise BadInput(f"{path} is empty")
-    try:
-        if stripped.startswith("{"):
-            return Position.from_json(stripped)
-        return Position.from_text(stripped)
-    except RulesError as exc:
-        raise BadInput(f"{path}: {exc}") from None
+        return read_position(path)
+    except PositionFileError as exc:
+        raise BadInput(str(exc)) from None
 
 
-OTHER_GAMES = {"portals": "companion.rules.portals", "telic": "companion.rules.telic"}
+OTHER_GAMES = {"portals": "companion.rules.portals", "telic": "companion.rules.telic",
+               "portal-hex": "companion.rules.portal_hex"}
 
 
 def _game(name: str) -> Any:
@@ -67,9 +60,24 @@ def _flags(pairs: Sequence[str]) -> dict[str, object]:
 
 def _other_setup(args: argparse.Namespace) -> int:
     game = _game(args.game)
+    flags = _flags(args.variant or [])
+    if args.players is not None:
+        if args.game != "portal-hex":
+            raise BadInput(f"--players is for portal-hex (2-6 players); {args.game} is for two")
+        flags["players"] = args.players
     try:
-        if hasattr(game, "Variant"):
-            position = game.Position.start(game.Variant.from_json(_flags(args.variant or [])))
+        if args.game == "portal-hex":
+            variant = game.Variant.from_json(flags)
+            first = None if args.first is None else game.Colour.parse(args.first)
+            if first is not None and first not in variant.colours:
+                raise BadInput(f"--first {args.first}: the players are "
+                               + ", ".join(c.value for c in variant.colours))
+            position = game.Position.start(variant, first)
+        elif args.first not in (None, "south"):
+            raise BadInput(f"--first for {args.game}: the side to move first is given in "
+                           "the position (south moves first)")
+        elif hasattr(game, "Variant"):
+            position = game.Position.start(game.Variant.from_json(flags))
         elif args.variant:
             raise BadInput(f"{args.game} has no variant flags, got {args.variant[0]!r}")
         else:
@@ -92,6 +100,8 @@ def _roll(game: str, text: str | None) -> object:
             return Face.parse(text)
         except RulesError as exc:
             raise BadInput(f"--roll: {exc}") from None
+    if game == "portal-hex" and not (text.strip().isdigit() and 1 <= int(text) <= 8):
+        raise BadInput(f"--roll for portal-hex is the K8 die's 1-8, got {text!r}")
     if not text.strip().isdigit():
         raise BadInput(f"--roll for {game} is a number, got {text!r}")
     return int(text)
@@ -103,7 +113,11 @@ def _other_judge(args: argparse.Namespace) -> int:
     for path in (args.start, args.now):
         try:
             text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-            docs.append(game.Position.from_json(json.loads(text)))
+            if args.game == "portal-hex" and path is args.now:
+                # What is seen may break a building rule: explain names it.
+                docs.append(game.Position.from_json(json.loads(text), strict=False))
+            else:
+                docs.append(game.Position.from_json(json.loads(text)))
         except OSError as exc:
             raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -121,13 +135,17 @@ def _other_judge(args: argparse.Namespace) -> int:
 def _cmd_setup(args: argparse.Namespace) -> int:
     if args.game != "teleporters":
         return _other_setup(args)
+    if args.players is not None:
+        raise BadInput("--players is for portal-hex (2-6 players); Teleporters is for two")
     try:
         variant = Variant.from_flags(args.variant or [])
     except RulesError as exc:
         raise BadInput(str(exc)) from None
     from companion.rules.teleporters import Side
 
-    position = Position.start(variant, to_move=Side(args.first))
+    if args.first not in (None, "south", "north"):
+        raise BadInput(f"--first for teleporters is south or north, got {args.first!r}")
+    position = Position.start(variant, to_move=Side(args.first or "south"))
     if args.text:
         print(position.to_text())
     else:
@@ -166,8 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--game", choices=GAMES, default="teleporters")
     setup.add_argument("--variant", action="append", metavar="KEY=VALUE",
                        help="rules variant flag, e.g. send_marker=either (repeatable)")
-    setup.add_argument("--first", choices=["south", "north"], default="south",
-                       help="the side that moves first (default south)")
+    setup.add_argument("--first", metavar="SIDE",
+                       help="who moves first: south or north (teleporters, default south); a "
+                       "colour for portal-hex (default the first, red)")
+    setup.add_argument("--players", type=int, metavar="N",
+                       help="portal-hex: the number of players, 2-6 (default 2)")
     setup.add_argument("--text", action="store_true", help="print text notation, not JSON")
     setup.set_defaults(func=_cmd_setup)
 
@@ -183,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--json", action="store_true", help="print the explanation as JSON")
     judge.add_argument("--roll", metavar="N",
                        help="the die roll of the turn, for games with a die: portals 1-4, telic "
-                       "n, a, 2-5 (omit if unknown)")
+                       "n, a, 2-5, portal-hex 1-8 with dice=true (omit if unknown)")
     judge.set_defaults(func=_cmd_judge)
 
     mat = sub.add_parser("mat", help="draw the Teleporters mat for printing")
@@ -238,7 +259,40 @@ def build_parser() -> argparse.ArgumentParser:
                       help="no real-time pacing in the app (text output is never paced)")
     demo.add_argument("--db", metavar="PATH",
                       help="match store to record into (default: $COMPANION_DB or the user's)")
+    demo.add_argument("--quest", action="store_true",
+                      help="the 8 Queens Solitaire Quest instead: a layout with one mistake, "
+                      "flagged on the LEDs, then put right")
     demo.set_defaults(func=_cmd_demo)
+
+    quest = sub.add_parser(
+        "quest", help="Teleporters Solitaire Quests: check a layout, or watch one live",
+        description="Check a layout (a position file) against a quest, or with --camera and "
+        "--profile watch the mat live: the LEDs light conflicting pieces red and the spaces "
+        "between them amber, a solved layout green; solution classes found are kept per "
+        "player. Exit status (a file): 0 solved, 1 not solved, 2 bad input.")
+    quest.add_argument("position", nargs="?", metavar="POSITION",
+                       help="the layout: Teleporters position JSON or text (- for stdin)")
+    quest.add_argument("--quest", default="queens",
+                       help="queens, queens7, queens6, queens5 or rooks (default queens)")
+    quest.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    quest.add_argument("--player", default="player", metavar="NAME",
+                       help="whose solutions are counted (default 'player')")
+    quest.add_argument("--record", action="store_true",
+                       help="with a POSITION: count a solved layout's class for --player")
+    quest.add_argument("--scores", action="store_true",
+                       help="list the solution classes each player has found")
+    quest.add_argument("--classes", action="store_true",
+                       help="list the quest's solution classes (computed)")
+    quest.add_argument("--camera", type=int, metavar="N", help="watch camera N live")
+    quest.add_argument("--profile", metavar="PATH", help="mat profile (with --camera)")
+    quest.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
+                       help="the LED board's serial port (with --camera; default auto)")
+    quest.add_argument("--db", metavar="PATH",
+                       help="match store the scores are kept in (default: $COMPANION_DB or "
+                       "the user's)")
+    quest.add_argument("--headless", action="store_true",
+                       help="with --camera: print verdicts instead of opening the app")
+    quest.set_defaults(func=_cmd_quest)
 
     run = sub.add_parser(
         "run", help="referee a real game: camera, mat profile, LED/die board, app",
@@ -255,6 +309,53 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--headless", action="store_true",
                      help="print the events as text instead of opening the app")
     run.set_defaults(func=_cmd_run)
+
+    ref = sub.add_parser(
+        "referee", help="referee a recorded match: a video file or a folder of frames",
+        description="Runs the live pipeline (vision, stability gate, referee, match log) over "
+        "a recording. A turn ends when the other side starts to move, the last one when the "
+        "recording ends. Exit status: 0 done, 2 bad input, 130 interrupted (Ctrl-C; what was "
+        "committed is kept).")
+    ref.add_argument("--source", required=True, metavar="FILE|DIR",
+                     help="a video OpenCV reads (mp4, avi, mkv, mov) or a folder of images "
+                     "taken at a fixed rate (read in natural name order)")
+    ref.add_argument("--profile", metavar="PATH", help="mat profile from `companion "
+                     "calibrate` (default: calibrate from the first still frame, which must "
+                     "show the start position)")
+    ref.add_argument("--db", metavar="PATH",
+                     help="match store to record into (default: $COMPANION_DB or the user's)")
+    ref.add_argument("--fps", type=float, default=10.0, metavar="N",
+                     help="frame rate of a folder of images (default 10; a video has its own)")
+    ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
+    ref.add_argument("--game", choices=GAMES, default="teleporters")
+    ref.add_argument("--first", choices=["south", "north"], default="south",
+                     help="the side that moves first (default south; the referee also notices "
+                     "when the other side does)")
+    ref.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
+                     default="bottom", help="where south's edge is in the picture, when "
+                     "calibrating from the recording (default bottom)")
+    ref.add_argument("--accept-after", type=float, default=15.0, metavar="SECONDS",
+                     help="a board no legal move explains for this long is taken as seen, "
+                     "logged as a correction (default 15)")
+    ref.set_defaults(func=_cmd_referee)
+
+    clip = sub.add_parser(
+        "clip", help="record a sample match on the simulated table (to try `referee` on)",
+        description="Plays a short scripted match (with a repel, a Pole Vault and an illegal "
+        "move put right) on the simulated table and writes it as a video or a folder of "
+        "frames. Exit status: 0 written, 2 bad input.")
+    clip.add_argument("--out", required=True, metavar="FILE|DIR",
+                      help="a .mp4/.avi/.mkv/.mov file, or a folder for frame_N.jpg images")
+    clip.add_argument("--size", default="1280x720", metavar="WxH")
+    clip.add_argument("--fps", type=float, default=30.0, metavar="N")
+    clip.add_argument("--tilt", type=float, default=10.0, metavar="DEG",
+                      help="camera angle off vertical (default 10)")
+    clip.add_argument("--azimuth", type=float, default=0.0, metavar="DEG",
+                      help="side the camera leans from, 0 = south (default 0)")
+    clip.add_argument("--robust", action="store_true", help="also bump the camera, rest a "
+                      "hand on the mat's edge and let the light drift")
+    clip.add_argument("--seed", type=int, default=11)
+    clip.set_defaults(func=_cmd_clip)
     return parser
 
 
@@ -442,9 +543,22 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from companion.demo import run_demo
     from companion.matchlog import MatchLogError
 
+    if args.quest:
+        from companion.quest_demo import run_quest_demo
+
+        return run_quest_demo(headless=args.headless, db=args.db)
     try:
         return run_demo(headless=args.headless, fast=args.fast, db=args.db)
     except MatchLogError as exc:  # only an explicit --db: the default store is optional
+        raise BadInput(str(exc)) from None
+
+
+def _cmd_quest(args: argparse.Namespace) -> int:
+    from companion.quest_cli import QuestCliError, run_quest_cli
+
+    try:
+        return run_quest_cli(args)
+    except QuestCliError as exc:
         raise BadInput(str(exc)) from None
 
 
@@ -456,6 +570,65 @@ def _cmd_run(args: argparse.Namespace) -> int:
                         db=args.db, headless=args.headless)
     except RunError as exc:
         raise BadInput(str(exc)) from None
+
+
+def _cmd_referee(args: argparse.Namespace) -> int:
+    from companion.matchlog import MatchLogError
+    from companion.recorded import RecordingError, referee_recording
+
+    if args.game != "teleporters":
+        raise BadInput(f"--game {args.game}: vision reads only the Teleporters mat so far; "
+                       f"judge {args.game} positions with `companion judge --game {args.game}`")
+    try:
+        summary = referee_recording(
+            args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
+            first=args.first, south_at=args.south_at, accept_after=args.accept_after)
+    except (RecordingError, MatchLogError) as exc:
+        raise BadInput(str(exc)) from None
+    return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
+
+
+def _cmd_clip(args: argparse.Namespace) -> int:
+    from companion.clips import (
+        FOURCC,
+        ClipError,
+        describe_truth,
+        make_clip,
+        sample_scene,
+        sample_script,
+        write_folder,
+        write_video,
+    )
+
+    w, sep, h = args.size.lower().partition("x")
+    if not (sep and w.isdigit() and h.isdigit() and 160 <= int(w) <= 4096
+            and 90 <= int(h) <= 4096):
+        raise BadInput(f"--size is WIDTHxHEIGHT between 160x90 and 4096x4096, got "
+                       f"{args.size!r}")
+    if not 1 <= args.fps <= 120:
+        raise BadInput(f"--fps must be 1 to 120, got {args.fps:g}")
+    if not 0 <= args.tilt <= 40:
+        raise BadInput(f"--tilt must be 0 to 40 degrees, got {args.tilt:g}")
+    out = Path(args.out)
+    scene = sample_scene(int(w), int(h), args.tilt, args.azimuth, args.seed)
+    clip = make_clip(sample_script(args.robust), scene, args.fps)
+    try:
+        if out.suffix.lower() in FOURCC:
+            count = write_video(clip.frames(), out, args.fps)
+        elif out.suffix:
+            raise BadInput(f"--out {out}: a video is .mp4, .avi, .mkv or .mov; a folder has "
+                           "no suffix")
+        else:
+            count = write_folder(clip.frames(), out)
+    except ClipError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"wrote {out}: {count} frames, {clip.seconds:.1f} s at {args.fps:g} fps, "
+          f"{w}x{h}; what happens in it:")
+    for line in describe_truth(clip):
+        print(f"  {line}")
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

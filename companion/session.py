@@ -36,7 +36,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
@@ -87,14 +87,16 @@ from companion.session_api import Link, Links, Update
 from firmware_bridge.bridge import BridgeStatus, ButtonPress, LinkState
 from firmware_bridge.bridge import DieRoll as BoardRoll
 from firmware_bridge.colors import Color
-from vision.gate import GateState, StabilityGate
+from vision.config import GATE
+from vision.errors import VisionError
+from vision.gate import GateState, StabilityGate, changed, motion_view
 from vision.sources import Frame, FrameSource, SourceEvent, SourceEventKind
 
 if TYPE_CHECKING:
     import numpy as np
 
     from calibration.profile import Profile
-    from vision.detect import Detector
+    from vision.detect import Detection, Detector
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +189,7 @@ class Sighting:
     reported: dict[str, Any] | None
     reading: dict[str, Any] | None
     confidences: dict[str, float] | None
+    lost: str = ""  # why the mat could not be seen at all (not found in the frame)
 
 
 class Vision:
@@ -196,21 +199,45 @@ class Vision:
     def __init__(self, detector: Detector, gate: StabilityGate | None = None) -> None:
         self.detector = detector
         self.gate = gate or StabilityGate()
+        self.reads = 0  # frames read in full (the others reused an unchanged frame's reading)
+        self._ref: tuple[np.ndarray, Detection] | None = None
+        self._streak = 0  # full readings in a row that read the same position
 
     @classmethod
     def from_profile(cls, profile: Profile) -> Vision:
         return cls(profile.detector(), profile.gate())
 
     def see(self, image: np.ndarray, t: float) -> Sighting:
-        found = self.detector.detect(image)
-        event = self.gate.update(t, image, found.fix.homography, found.position,
-                                 found.occluded)
+        try:
+            image, fix = self.detector.prepare(image)
+        except VisionError as exc:  # no mat in this frame: a glitch, a bumped camera, a sleeve
+            self._ref, self._streak = None, 0
+            return Sighting(t, self.gate.lost(t).state, None, None, None, lost=str(exc))
+        top = motion_view(image, fix.homography)
+        ref = self._ref
+        if (ref is not None and not ref[1].occluded and self._streak >= GATE.agree_frames
+                and float(ref[1].confidence.min()) >= GATE.reuse_confidence
+                and not changed(top, ref[0])):
+            # Nothing has changed since readings that agreed and were sure of every space:
+            # they stand. Unsure, occluded or lone readings are read again (a new exposure
+            # may settle them, or show a misread).
+            found = replace(ref[1], fix=fix)
+        else:
+            found = self.detector.read(image, fix)
+            self.reads += 1
+            same = (ref is not None and found.position is not None
+                    and found.position == ref[1].position)
+            self._streak = self._streak + 1 if same else 1
+            self._ref = (top, found)
+        event = self.gate.update(t, image, fix.homography, found.position, found.occluded,
+                                 top)
         conf = None if found.occluded else found.confidences_json()
         return Sighting(t, event.state, event.position, found.position, conf)
 
     def reset(self) -> None:
         """Forget what was reported, so the board on the mat is reported afresh."""
         self.gate = StabilityGate(still_s=self.gate.still_s)
+        self._ref, self._streak = None, 0
 
 
 # --- the match log -----------------------------------------------------------------------------
@@ -241,15 +268,18 @@ class _Recorder:
     anchored to the wall clock when the session began."""
 
     def __init__(self, store: MatchStore, players: Mapping[str, str] | None,
-                 tags: Mapping[str, str] | None) -> None:
+                 tags: Mapping[str, str] | None, epoch: datetime | None = None) -> None:
         self.store = store
         self.players = dict(players or {})
         self.tags = dict(tags or {})
         self.match_id: MatchId | None = None
         self.finished = False
         self.problem = ""
-        self._epoch: datetime | None = None
+        # A recording's epoch is its t = 0, and its turns are timed when their board was
+        # first seen, so a turn's time points at its frame; live, turns are timed when ended.
+        self._epoch: datetime | None = epoch
         self._t0 = 0.0
+        self.recording = epoch is not None
         self._turn_start: Position | None = None  # the turn in progress, as the log has it
         self._turn_t = 0.0
         self._open_warnings: list[EventId] = []
@@ -287,7 +317,9 @@ class _Recorder:
             if note:
                 self.store.record_event(mid, Note(note), at=at)
             self.store.commit_turn(mid, record)
-            self._turn_start, self._turn_t = record.position, ev.t
+            self._turn_start = record.position
+            self._turn_t = (ev.settled_t if self.recording and ev.settled_t is not None
+                            else ev.t)
             self._open_warnings = []
         elif isinstance(ev, GameWon):
             self.store.finish_match(mid, Result.win(ev.side), ended_at=at)
@@ -329,7 +361,8 @@ class _Recorder:
         referee's moves include those made before it: the log keeps the ones after."""
         assert self._turn_start is not None
         after = end_turn(ev.position)
-        seconds, at = max(0.0, ev.t - self._turn_t), self.at(ev.t)
+        t = ev.settled_t if self.recording and ev.settled_t is not None else ev.t
+        seconds, at = max(0.0, t - self._turn_t), self.at(t)
         for k in range(len(ev.moves) + 1):
             try:
                 record = TurnRecord.played(self._turn_start, ev.moves[k:], seconds, at)
@@ -356,8 +389,9 @@ class Session:
     ``source``: frames for :meth:`run`/:meth:`start`. ``board``: the LED/die board (a
     ``firmware_bridge.Bridge``, :class:`RecordingBoard`, or None). ``store``: the match log (or
     None). ``start``: the game's start position (default the book's set-up). ``simulated``:
-    camera and board are the demo's. The session closes the source, board and store it was
-    given when it is closed.
+    camera and board are the demo's. ``recording_epoch``: refereeing a recording that began at
+    this wall-clock time (the log's times are then the recording's). The session closes the
+    source, board and store it was given when it is closed.
     """
 
     def __init__(self, *, vision: Vision | None = None, source: FrameSource | None = None,
@@ -365,14 +399,15 @@ class Session:
                  start: Position | None = None, config: RefereeConfig | None = None,
                  players: Mapping[str, str] | None = None,
                  tags: Mapping[str, str] | None = None, simulated: bool = False,
-                 log_note: str = "") -> None:
+                 log_note: str = "", recording_epoch: datetime | None = None) -> None:
         self._vision = vision
         self._source = source
         self._board = board
         self._store = store
         self._start = start or Position.start()
         self._referee = Referee(self._start, config)
-        self._recorder = None if store is None else _Recorder(store, players, tags)
+        self._recorder = (None if store is None
+                          else _Recorder(store, players, tags, recording_epoch))
         self._simulated = simulated
         self._log_note = log_note  # e.g. why nothing is recorded
         self._lock = threading.RLock()
@@ -389,6 +424,7 @@ class Session:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: BaseException | None = None  # what stopped the frame loop, if anything
+        self.last_sighting: Sighting | None = None  # of the last frame processed
         if board is not None:
             board.on_event(self._on_board_event)
 
@@ -458,6 +494,17 @@ class Session:
         """A roll typed on the tablet (the board's die arrives by itself)."""
         self._act(lambda t: self._referee.die_rolled(value, source, t=t, sides=sides))
 
+    def note(self, text: str) -> None:
+        """Write a note into the match log at the current time (nothing without a log)."""
+        with self._lock:
+            rec = self._recorder
+            if rec is None or rec.problem or rec.match_id is None:
+                return
+            try:
+                rec.store.record_event(rec.match_id, Note(text), at=rec.at(self._t))
+            except (MatchLogError, OSError) as exc:
+                rec.problem = f"match log stopped: {exc}"
+
     def close(self) -> None:
         """Stop the frame loop and close the source, the board and the store."""
         self._stop.set()
@@ -497,6 +544,7 @@ class Session:
         self.begin(t)
         sighting = self._vision.see(image, t)  # outside the lock: the slow part
         with self._lock:
+            self.last_sighting = sighting
             return self._judge(sighting)
 
     def observe(self, position: Position | Mapping[str, Any] | None,
@@ -697,7 +745,8 @@ def _env_display() -> bool:
 
 
 _BY = {CommitBy.TABLET: "End turn on the tablet", CommitBy.BRIDGE: "the board's button",
-       CommitBy.OPPONENT: "the opponent starting to move"}
+       CommitBy.OPPONENT: "the opponent starting to move",
+       CommitBy.RECORDING: "the end of the recording"}
 
 
 def _sq(names: tuple[str, ...] | list[str]) -> str:

@@ -96,6 +96,10 @@ class GateConfig:
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved
     still_s: float = 0.3  # seconds still and unoccluded before a position is reported
+    agree_frames: int = 2  # still frames in a row that must read the same position
+    # A frame unchanged since the last full reading, which was sure of every space (at least
+    # this confident), is not read again: the reading stands.
+    reuse_confidence: float = 0.5
 
 
 GATE = GateConfig()

@@ -57,11 +57,19 @@ class Detector:
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     _tracker: MatTracker = field(init=False)
+    _empty_now: np.ndarray | None = field(init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
 
     def __post_init__(self) -> None:
         self._tracker = MatTracker(self.fix)
+        self._empty_now = self.empty
+
+    @property
+    def empty_in_use(self) -> bool:
+        """Whether the empty-mat look learned at calibration is used: only while the camera
+        is where it was then (each sample's look belongs to that view of the mat)."""
+        return self._empty_now is not None
 
     def prime(self, corners: np.ndarray, layout: SampleLayout, K: np.ndarray) -> None:
         """Take a sample layout already planned for a fix with these corners (planning one
@@ -76,6 +84,10 @@ class Detector:
                 > CLASSIFY.replan_px):
             cam = camera_model(fix.homography, self.width, self.height, self.K)
             self._layout = (fix.corners, sample_layout(cam, self.geometry), cam.K)
+            # A bumped camera sees other bits of mat at each sample: forget the empty look
+            # until it is back where it was calibrated.
+            home = np.abs(self.fix.corners - fix.corners).max() <= CLASSIFY.replan_px
+            self._empty_now = self.empty if home else None
         _, layout, K = self._layout
         cam = camera_model(fix.homography, self.width, self.height, K)
         return cam, layout, image_samples(layout, cam)
@@ -83,18 +95,28 @@ class Detector:
     def detect(self, image: np.ndarray, track: bool = True) -> Detection:
         """Read ``image`` ((H, W, 3) uint8 BGR). With ``track`` the mat is followed (and
         re-found if the camera moved); otherwise the calibration's fix is used as it is."""
+        image, fix = self.prepare(image, track)
+        return self.read(image, fix)
+
+    def prepare(self, image: np.ndarray, track: bool = True) -> tuple[np.ndarray, MatFix]:
+        """The frame as detection sees it (undistorted when there is a lens calibration) and
+        the mat's fix in it: the cheap half of :meth:`detect`."""
         if self.undistort is not None:  # a lens calibration: work on the undistorted frame
             image = self.undistort(image)
-        fix = self._tracker.update(image) if track else self.fix
+        return image, (self._tracker.update(image) if track else self.fix)
+
+    def read(self, image: np.ndarray, fix: MatFix) -> Detection:
+        """Read the board in a frame from :meth:`prepare` ((H, W, 3) uint8 BGR)."""
         _, layout, uv = self.camera(fix)
         feat = read_colour(image, uv)
         # A hand: spaces no piece and no bare mat explains, or a blob of foreign colour.
-        if unexplained_spaces(feat, self.colours, self.empty, layout).any() or (
+        if unexplained_spaces(feat, self.colours, self._empty_now, layout).any() or (
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
             return Detection(None, np.zeros(64), fix, occluded=True)
-        labels, loglik = sample_evidence(feat, self.colours, self.empty, self.inks, layout.ink)
+        labels, loglik = sample_evidence(feat, self.colours, self._empty_now, self.inks,
+                                         layout.ink)
         readings = read_board(labels, loglik, feat, layout)
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)

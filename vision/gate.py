@@ -32,6 +32,19 @@ def _top_down(image: np.ndarray, homography: np.ndarray, size: int) -> np.ndarra
                                flags=cv2.INTER_AREA)
 
 
+def motion_view(image: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """The grid top-down, small, grey and smoothed: ``(motion_px, motion_px)`` float32, for
+    telling whether anything moved between two frames."""
+    return cv2.GaussianBlur(cv2.cvtColor(_top_down(image, homography, GATE.motion_px),
+                                         cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+
+
+def changed(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two :func:`motion_view` images differ by more than noise and sub-pixel refits
+    (which change every pixel a little; a moved piece or a hand changes a few a lot)."""
+    return float(np.mean(np.abs(a - b) > GATE.motion_grey)) > GATE.motion_fraction
+
+
 LEVELS = GATE.palette_levels
 
 
@@ -120,33 +133,43 @@ class StabilityGate:
     """Feed it every frame's time, image and detection; it says when a position is final.
 
     A position is reported once the mat has been still and unoccluded for ``still_s``
-    seconds, and only when it differs from the last one reported. An occluded frame (a hand
+    seconds, and ``agree`` still frames in a row have read it (one misread frame is not a
+    move), and only when it differs from the last one reported. An occluded frame (a hand
     over the mat) never yields a position and restarts the wait.
     """
 
     still_s: float = GATE.still_s
+    agree: int = GATE.agree_frames
     _last_top: np.ndarray | None = field(default=None, init=False)
+    _readings: list[dict[str, Any] | None] = field(default_factory=list, init=False)
     _still_since: float | None = field(default=None, init=False)
     _reported: dict[str, Any] | None = field(default=None, init=False)
 
+    def lost(self, t: float) -> GateEvent:
+        """A frame in which the mat could not be found: like a hand, it restarts the wait."""
+        self._still_since, self._last_top, self._readings = None, None, []
+        return GateEvent(t, GateState.OCCLUDED)
+
     def update(self, t: float, image: np.ndarray, homography: np.ndarray,
-               position: dict[str, Any] | None, occluded: bool) -> GateEvent:
+               position: dict[str, Any] | None, occluded: bool,
+               top: np.ndarray | None = None) -> GateEvent:
+        """``top``: :func:`motion_view` of this frame, when the caller has it already."""
         if occluded:
-            self._still_since, self._last_top = None, None
+            self._still_since, self._last_top, self._readings = None, None, []
             return GateEvent(t, GateState.OCCLUDED)
-        top = cv2.GaussianBlur(cv2.cvtColor(_top_down(image, homography, GATE.motion_px),
-                                            cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
-        # Noise and sub-pixel refits change every pixel a little; a moved piece changes a
-        # few pixels a lot.
-        moved = (self._last_top is None
-                 or float(np.mean(np.abs(top - self._last_top) > GATE.motion_grey))
-                 > GATE.motion_fraction)
+        if top is None:
+            top = motion_view(image, homography)
+        moved = self._last_top is None or changed(top, self._last_top)
         self._last_top = top
+        self._readings = [*self._readings[-(self.agree - 1):], position] if self.agree > 1 \
+            else [position]
         if moved or self._still_since is None:
             self._still_since = t
             return GateEvent(t, GateState.MOVING)
         if t - self._still_since + 1e-9 < self.still_s or position is None:
             return GateEvent(t, GateState.MOVING)
+        if len(self._readings) < self.agree or any(r != position for r in self._readings):
+            return GateEvent(t, GateState.MOVING)  # a reading of its own: look once more
         if position == self._reported:
             return GateEvent(t, GateState.STILL)
         self._reported = position

@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from companion.quest import QuestSession
     from companion.session_api import SessionLike
 
 DEFAULT_TITLE = "Teleporters companion"
@@ -87,5 +88,14 @@ def run_app(session: SessionLike, *, title: str = DEFAULT_TITLE,
         session.close()
 
 
+def run_quest_app(session: QuestSession, **kwargs: Any) -> None:
+    """Open the Quest screen over a Solitaire Quest ``session`` and block until the window is
+    closed (see :func:`companion.app.quest.run_quest_app`). Kivy is imported only here."""
+    prepare_kivy_env()
+    from companion.app.quest import run_quest_app as run
+
+    run(session, **kwargs)
+
+
 __all__ = ["DEFAULT_SIZE", "DEFAULT_TITLE", "configure_window", "display_available",
-           "prepare_kivy_env", "run_app"]
+           "prepare_kivy_env", "run_app", "run_quest_app"]

@@ -26,6 +26,7 @@ from companion.matchlog.model import (
     MatchId,
     MatchSummary,
     Note,
+    QuestFind,
     ReplayStep,
     Resolution,
     Result,
@@ -38,7 +39,8 @@ from companion.matchlog.store import ENV_VAR, MatchStore, ResumePoint, default_d
 __all__ = [
     "ENV_VAR", "SCHEMA_VERSION", "Correction", "DieRoll", "DieSource", "Event", "EventData",
     "EventId", "EventKind", "IllegalMove", "Match", "MatchFormatError", "MatchId",
-    "MatchLogError", "MatchNotFoundError", "MatchStore", "MatchSummary", "Note", "ReplayStep",
+    "MatchLogError", "MatchNotFoundError", "MatchStore", "MatchSummary", "Note", "QuestFind",
+    "ReplayStep",
     "Resolution", "Result", "ResumePoint", "StoreCorruptError", "StoreFileError",
     "StoreVersionError", "TurnRecord", "default_db_path", "replay_turn",
 ]

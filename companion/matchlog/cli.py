@@ -24,6 +24,7 @@ from companion.matchlog.model import (
     Note,
     Result,
     TurnRecord,
+    parse_iso,
 )
 from companion.matchlog.store import ENV_VAR, MatchStore, default_db_path
 
@@ -173,6 +174,22 @@ def describe_event(event: Event) -> str:
     return f"note: {d.text}"
 
 
+def recording_at(match: Match, at: datetime) -> str:
+    """Where ``at`` falls in the recording a match was refereed from (``companion referee``
+    tags it): `` [recording 0:12.3, frame 369]``; empty for a live match."""
+    start = match.tags.get("RecordingStart")
+    if not start:
+        return ""
+    try:
+        seconds = (at - parse_iso(start)).total_seconds()
+        fps = float(match.tags.get("RecordingFps", "0"))
+    except (MatchLogError, ValueError):
+        return ""
+    minutes, rest = divmod(max(0.0, seconds), 60.0)
+    frame = f", frame {round(seconds * fps)}" if fps > 0 else ""
+    return f" [recording {int(minutes)}:{rest:04.1f}{frame}]"
+
+
 def describe_turn(n: int, t: TurnRecord) -> str:
     return (f"{n:>4}. {t.side.value:5}  {' '.join(t.moves) or '-- (pass)':44}  "
             f"{t.seconds:7.1f}s  markers Pole {t.pole_markers}/2 Port {t.port_markers}/2")
@@ -194,10 +211,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
     for step in match.replay():
         if step.record is not None:
             for e in step.events:
-                print(f"        {describe_event(e)}")
-            print(describe_turn(step.turn, step.record))
+                print(f"        {describe_event(e)}{recording_at(match, e.at)}")
+            print(describe_turn(step.turn, step.record)
+                  + recording_at(match, step.record.committed_at))
     for e in match.pending_events:
-        print(f"        {describe_event(e)}")
+        print(f"        {describe_event(e)}{recording_at(match, e.at)}")
     final = match.final_position
     print(f"\nfinal position (after turn {len(match.turns)}, {final.to_move.value} to move):")
     print(final.diagram())
@@ -281,9 +299,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         else:
             t = step.record
             for e in step.events:
-                print(f"  {describe_event(e)}")
+                print(f"  {describe_event(e)}{recording_at(match, e.at)}")
             print(f"\nturn {step.turn}, {t.side.value}: {' '.join(t.moves) or '-- (pass)'}  "
-                  f"({t.seconds:.1f}s, markers Pole {t.pole_markers}/2 Port {t.port_markers}/2)")
+                  f"({t.seconds:.1f}s, markers Pole {t.pole_markers}/2 Port {t.port_markers}/2)"
+                  + recording_at(match, t.committed_at))
         print(step.position.diagram())
         print(step.position.to_text())
         if wait and k < len(steps) - 1:
@@ -295,6 +314,6 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             if answer.strip().lower() in ("q", "quit"):
                 return EXIT_OK
     for e in match.pending_events:
-        print(f"  {describe_event(e)}")
+        print(f"  {describe_event(e)}{recording_at(match, e.at)}")
     print(f"\n{_result_text(match)}")
     return EXIT_OK

@@ -351,6 +351,17 @@ def normalise_tags(tags: Mapping[str, str] | None) -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class QuestFind:
+    """A Solitaire Quest solution class a player found (the first time)."""
+
+    player: str
+    quest: str
+    class_number: int
+    class_id: str
+    found_at: datetime
+
+
 class MatchSummary(NamedTuple):
     """A match as listed: no turns, just their number.
 

@@ -94,6 +94,16 @@ MIGRATIONS: tuple[Migration, ...] = (
                 ON DELETE CASCADE
         ) WITHOUT ROWID""",
     )),
+    Migration(3, "Solitaire Quests: the solution classes each player has found", (
+        """CREATE TABLE quest_finds (
+            player TEXT NOT NULL,
+            quest TEXT NOT NULL,          -- queens, queens7, queens6, queens5, rooks
+            class_number INTEGER NOT NULL,  -- 1-based, in the quest's fixed class order
+            class_id TEXT NOT NULL,       -- the class's canonical squares, e.g. a1-b3-c5
+            found_at INTEGER NOT NULL,    -- ms since 1970-01-01 UTC
+            PRIMARY KEY (player, quest, class_number)
+        ) WITHOUT ROWID""",
+    )),
 )
 
 SCHEMA_VERSION = 1 + len(MIGRATIONS)

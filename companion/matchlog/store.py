@@ -43,6 +43,7 @@ from companion.matchlog.model import (
     Match,
     MatchId,
     MatchSummary,
+    QuestFind,
     Resolution,
     Result,
     TurnRecord,
@@ -201,6 +202,39 @@ class MatchStore:
                 (match_id, turn, to_ms(event.at), data.kind.value,
                  json.dumps(event_data_to_json(data))))
             return EventId(int(cur.lastrowid or 0))
+
+    def record_quest_find(self, player: str, quest: str, class_number: int, class_id: str,
+                          found_at: datetime | None = None) -> bool:
+        """Keep a Solitaire Quest solution class ``player`` found; True if it is new to them
+        (a class found again keeps its first time). Durable when this returns."""
+        player = player.strip()
+        if not player:
+            raise MatchLogError("a quest find needs a player's name")
+        if isinstance(class_number, bool) or not isinstance(class_number, int) \
+                or class_number < 1:
+            raise MatchLogError(f"a class number is 1 or more, got {class_number!r}")
+        at = normalise_time(found_at or utc_now(), "found_at")
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO quest_finds (player, quest, class_number, class_id, "
+                "found_at) VALUES (?, ?, ?, ?, ?)",
+                (player, quest, class_number, class_id, to_ms(at)))
+            return cur.rowcount == 1
+
+    def quest_finds(self, player: str, quest: str) -> tuple[QuestFind, ...]:
+        """The classes ``player`` has found in ``quest``, by class number."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT class_number, class_id, found_at FROM quest_finds WHERE player = ? "
+                "AND quest = ? ORDER BY class_number", (player.strip(), quest)).fetchall()
+        return tuple(QuestFind(player.strip(), quest, int(n), str(cid), from_ms(int(ms)))
+                     for n, cid, ms in rows)
+
+    def quest_players(self) -> tuple[str, ...]:
+        """Everyone who has found a quest solution, by name."""
+        with self._read() as conn:
+            rows = conn.execute("SELECT DISTINCT player FROM quest_finds ORDER BY player")
+            return tuple(str(r[0]) for r in rows.fetchall())
 
     def resolve_warning(self, event_id: EventId, resolution: Resolution) -> None:
         """Say how an illegal-move warning ended."""

@@ -12,7 +12,9 @@ Decisions the issue and the rule book leave open (docs/rules/teleporters.md has 
   judging, because a misread space that looks unchanged is as wrong as a misread changed one
   (a piece landing on a space read as empty reads as a piece gone missing). With
   ``UncertainScope.CHANGED`` only spaces that differ from the turn start or from the last
-  clear board count.
+  clear board count. With ``judge_unsure_after`` (refereeing a recording, where nobody can
+  move a piece for a better look) a board read the same way, with spaces unsure, for that
+  many seconds is judged as read.
 * **Pass**: "Players may 'pass' any of their four moves", so End turn on an untouched board
   commits an empty turn.
 * **End turn** is refused (a ``Refused`` event with the reason) on an illegal board, while a
@@ -103,12 +105,16 @@ class RefereeConfig:
     uncertain_scope: UncertainScope = UncertainScope.ALL
     recovery_after: float = 5.0  # seconds of disagreement before recovery is offered
     commit_on_opponent_move: bool = True
+    judge_unsure_after: float | None = None  # seconds of the same unsure reading: judge it
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.uncertain_below <= 1.0:
             raise RefereeError(f"uncertain_below {self.uncertain_below!r} is not in 0..1")
         if not self.recovery_after >= 0.0:
             raise RefereeError(f"recovery_after {self.recovery_after!r} must be >= 0 seconds")
+        if self.judge_unsure_after is not None and not self.judge_unsure_after >= 0.0:
+            raise RefereeError(f"judge_unsure_after {self.judge_unsure_after!r} must be >= 0 "
+                               "seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +220,10 @@ class Referee:
         self._vision = VisionState.NONE
         self._verdict: Explanation | None = None
         self._expected = start
+        self._expected_t: float | None = None  # when ``_expected`` was first seen
         self._expected_turn = self._prefix
         self._uncertain: tuple[str, ...] = ()
+        self._unsure_reading: tuple[Position, tuple[str, ...], float] | None = None
         self._disagree_since: float | None = None
         self._recovery_offered = False
         self._restore: tuple[Fix, ...] = ()
@@ -265,6 +273,8 @@ class Referee:
         if self._winner is not None:
             return []  # the game is over: nothing on the mat is judged any more
         events: list[Event] = []
+        if low and self._unsure_settled(pos, tuple(name for name, _ in low), t):
+            low = []
         if low:
             squares = tuple(name for name, _ in low)
             if self._vision is not VisionState.UNCERTAIN or squares != self._uncertain:
@@ -280,6 +290,21 @@ class Referee:
             events += self._judge(pos, t)
         events += self._recovery_due(t)
         return self._emit(events)
+
+    def _unsure_settled(self, pos: Position, squares: tuple[str, ...], t: float) -> bool:
+        """True once the same board has been read, with some spaces unsure, for
+        ``judge_unsure_after`` seconds (never, by default)."""
+        wait = self.config.judge_unsure_after
+        if wait is None:
+            return False
+        held = self._unsure_reading
+        # Which spaces fall under the threshold flickers from exposure to exposure; the
+        # reading is what must hold.
+        if (held is None or not held[0].same_board(pos)
+                or self._vision is not VisionState.UNCERTAIN):
+            self._unsure_reading = (pos, squares, t)
+            return False
+        return t - held[2] >= wait
 
     def observe_occluded(self, t: float) -> list[Event]:
         """A hand (or an arm, a sleeve) over the mat."""
@@ -309,9 +334,9 @@ class Referee:
         """End turn, pressed on the tablet or on the board's button."""
         t = self._clock(t)
         by = CommitBy(source)
-        if by is CommitBy.OPPONENT:
+        if by is CommitBy.OPPONENT:  # the referee's own inference, never an action
             raise RefereeError(f"source {source!r}: End turn comes from the tablet or the bridge")
-        why = self._why_not_commit()
+        why = self._why_not_commit(by)
         if why:
             return self._emit([Refused(t, "end_turn", why)])
         return self._emit(self._commit(by, t))
@@ -390,6 +415,8 @@ class Referee:
         events: list[Event] = []
         if self._verdict is not None and not self._verdict.legal:
             events.append(WarningCleared(t))
+        if self._expected_t is None or not pos.same_board(self._expected):
+            self._expected_t = t
         self._verdict, self._expected, self._expected_turn = expl, pos, expl.turn
         self._disagree_since, self._recovery_offered, self._restore = None, False, ()
         self._opponent_commit_armed = True
@@ -445,7 +472,8 @@ class Referee:
         side, board, turn = self._turn_start.to_move, self._expected, self._expected_turn
         number = len(self._history) + 1
         self._history.append(_Commit(number, self._turn_start, self._prefix, board, turn, by))
-        events: list[Event] = [TurnCommitted(t, side, number, turn.moves, by, board)]
+        events: list[Event] = [TurnCommitted(t, side, number, turn.moves, by, board,
+                                             self._expected_t)]
         nxt = end_turn(board)
         self._turn_start, self._prefix = nxt, TurnState()
         self._expected, self._expected_turn = nxt, self._prefix
@@ -473,9 +501,15 @@ class Referee:
 
     # --- checks and input ----------------------------------------------------------------
 
-    def _why_not_commit(self) -> str | None:
+    def _why_not_commit(self, by: CommitBy = CommitBy.TABLET) -> str | None:
         if self._winner is not None:
             return f"the game is over: {self._winner.value} won"
+        if by is CommitBy.RECORDING:
+            # Nobody can look again after the recording's end: the last board seen clearly
+            # and judged legal is the turn's end, unless the last judgement was illegal.
+            if self._verdict is not None and not self._verdict.legal:
+                return f"the board is not legal: {self._verdict.violations[0].message}"
+            return None
         if self._vision is VisionState.OCCLUDED:
             return "a hand is over the mat: end the turn once the board is clear"
         if self._vision is VisionState.UNCERTAIN:

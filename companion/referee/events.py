@@ -26,6 +26,7 @@ class CommitBy(enum.Enum):
     TABLET = "tablet"
     BRIDGE = "bridge"
     OPPONENT = "opponent_moved"
+    RECORDING = "recording_ended"  # refereeing a recording: its last turn ends with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +193,14 @@ class TurnCommitted:
     moves: tuple[Move, ...]
     by: CommitBy
     position: Position
+    settled_t: float | None = None  # when ``position`` was first seen (None: not seen yet)
 
     EVENT: ClassVar[str] = "turn_committed"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "side": self.side.value, "turn": self.number,
                 "moves": _notation(self.moves), "by": self.by.value,
-                "position": self.position.to_json()}
+                "position": self.position.to_json(), "settled_t": self.settled_t}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,6 @@
 
 from companion.rules.errors import MoveError, PositionError, RulesError, VariantError
 
-GAMES = ("teleporters", "portals", "telic")
+GAMES = ("teleporters", "portals", "telic", "portal-hex")
 
 __all__ = ["GAMES", "MoveError", "PositionError", "RulesError", "VariantError"]

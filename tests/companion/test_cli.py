@@ -186,3 +186,41 @@ def test_telic_judge_takes_the_die_face(tmp_path: Path,
     capsys.readouterr()
     assert main(["judge", "--game", "telic", a, b, "--roll", "9"]) == 2
     assert "die face" in capsys.readouterr().err
+
+
+def test_portal_hex_setup_and_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: `companion setup --game portal-hex [--players N]` and `companion judge --game
+    portal-hex START NOW [--roll N]`: 2-6 players, START platforms equidistant from CENTRUM;
+    a NOW that breaks a building rule is still read, so the rule can be named."""
+    from companion.rules.portal_hex import Position as HexPosition
+    from companion.rules.portal_hex import parse_move as hex_move
+    from companion.rules.portal_hex import play as hex_play
+
+    assert main(["setup", "--game", "portal-hex", "--players", "4"]) == 0
+    four = HexPosition.from_json(json.loads(capsys.readouterr().out))
+    assert len(four.variant.colours) == 4 and four.to_move.value == "red"
+    assert main(["setup", "--game", "portal-hex", "--first", "blue"]) == 0
+    assert json.loads(capsys.readouterr().out)["to_move"] == "blue"
+    assert main(["setup", "--game", "portal-hex", "--players", "7"]) == 2
+    assert "players" in capsys.readouterr().err
+    assert main(["setup", "--game", "portal-hex", "--first", "green"]) == 2
+    assert "red, blue" in capsys.readouterr().err
+    assert main(["setup", "--game", "teleporters", "--players", "3"]) == 2
+    capsys.readouterr()
+
+    start = HexPosition.start()
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(start.to_json()))
+    b.write_text(json.dumps(hex_play(start, hex_move("start")).to_json()))
+    assert main(["judge", "--game", "portal-hex", str(a), str(b)]) == 0
+    assert "legal: start" in capsys.readouterr().out
+    # A portal joined straight to a portal: read, and named.
+    bad = start.to_json()
+    bad["cells"] = {"1,0": "portal", "2,0": "portal"}
+    bad["arrows"] = [["1,0", "2,0"]]
+    c = tmp_path / "c.json"
+    c.write_text(json.dumps(bad))
+    assert main(["judge", "--game", "portal-hex", str(a), str(c), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["legal"] is False
+    assert main(["judge", "--game", "portal-hex", str(a), str(b), "--roll", "9"]) == 2
+    assert "1-8" in capsys.readouterr().err

@@ -62,3 +62,37 @@ def test_the_gate_reports_each_still_position_once_and_never_under_a_hand(
     assert reported[0][0] >= 0.3 - 1e-9  # still for the configured time first
     assert reported[1][0] >= 1.1 + 0.3 - 1e-9  # ... and again after the hand left
     assert GateState.OCCLUDED in states
+
+
+def test_one_misread_still_frame_is_not_a_position() -> None:
+    """The gate reports a board only when `agree_frames` (2) still frames in a row read it the
+    same: a single misread frame among still ones is never reported."""
+    import numpy as np
+
+    image = np.full((90, 160, 3), 128, np.uint8)
+    H = np.array([[10.0, 0, 30], [0, -10.0, 85], [0, 0, 1]])
+    start, misread = START, {**START, "poles": {**START["poles"], "a1": "south"}}
+    gate = StabilityGate(still_s=0.2, agree=2)
+    out = []
+    for k, pos in enumerate([start, start, start, start, misread, start, start, misread]):
+        out.append(gate.update(k * 0.1, image, H, pos, False).position)
+    assert [p is not None for p in out] == [False, False, True, False, False, False, False,
+                                            False]
+
+
+def test_vision_reads_an_unchanged_frame_once_agreed(profile: Profile) -> None:
+    """A still, confidently read board is not read again frame after frame (the reading
+    stands) until something in view changes; a hand is read at once."""
+    from companion.session import Vision
+
+    vision = Vision.from_profile(profile)
+    still = render(START, SCENE.with_(seed=3)).image
+    for k in range(8):
+        sighting = vision.see(still, k * 0.1)
+    assert vision.reads <= 3  # two readings that agree, then it stands
+    assert sighting.reading is not None and Position.from_json(sighting.reading).same_board(
+        Position.start())
+    hand = render(START, SCENE.with_(seed=4), Hand(reach=(3.5, 2.5), from_deg=270)).image
+    reads = vision.reads
+    assert vision.see(hand, 0.9).state is GateState.OCCLUDED
+    assert vision.reads == reads + 1

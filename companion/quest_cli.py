@@ -1,0 +1,167 @@
+"""``companion quest``: check a Solitaire Quest layout from a file, list a quest's solution
+classes or the players' scores, or watch the mat live (camera, LEDs, app)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.matchlog import MatchLogError, MatchStore
+from companion.position_files import PositionFileError, read_position
+from companion.rules.errors import RulesError
+from companion.rules.teleporters import Position
+from companion.rules.teleporters.quests import Quest, check, solution_classes
+
+EXIT_SOLVED, EXIT_NOT_SOLVED = 0, 1
+
+
+class QuestCliError(ValueError):
+    """Bad input to ``companion quest``; the message says which and what to do."""
+
+
+def _position(path: str) -> Position:
+    try:
+        return read_position(path)
+    except PositionFileError as exc:
+        raise QuestCliError(str(exc)) from None
+
+
+def _store(db: str | None, create: bool) -> MatchStore | None:
+    from companion.matchlog import default_db_path
+
+    path = Path(db) if db else default_db_path()
+    if not create and not path.exists():
+        return None
+    try:
+        return MatchStore(path)
+    except (MatchLogError, OSError) as exc:
+        raise QuestCliError(f"cannot open the match store {path}: {exc}") from None
+
+
+def run_quest_cli(args: Any) -> int:
+    try:
+        quest = Quest.parse(args.quest)
+    except RulesError as exc:
+        raise QuestCliError(str(exc)) from None
+    if args.classes:
+        return _classes(quest, args.json)
+    if args.scores:
+        return _scores(args.db, args.json)
+    if args.camera is not None:
+        if args.position:
+            raise QuestCliError("give a POSITION file or --camera, not both")
+        return _live(quest, args)
+    if not args.position:
+        raise QuestCliError("give a POSITION file to check, or --camera N --profile P to "
+                            "watch the mat (or --classes, --scores)")
+    report = check(quest, _position(args.position))
+    new = None
+    if args.record and report.solved:
+        store = _store(args.db, create=True)
+        assert store is not None and report.class_number is not None
+        with store:
+            new = store.record_quest_find(args.player, quest.id, report.class_number,
+                                          report.solution_class or "")
+            found = len(store.quest_finds(args.player, quest.id))
+    if args.json:
+        doc = report.to_json()
+        if new is not None:
+            doc["recorded"] = {"player": args.player, "new": new, "found": found}
+        print(json.dumps(doc, indent=1))
+    else:
+        print(report.describe())
+        if new is not None:
+            print(f"{args.player}: {'new class' if new else 'found before'}; {found} of "
+                  f"{report.class_count} classes found")
+    return EXIT_SOLVED if report.solved else EXIT_NOT_SOLVED
+
+
+def _classes(quest: Quest, as_json: bool) -> int:
+    classes = solution_classes(quest)
+    if as_json:
+        print(json.dumps({"quest": quest.id, "classes": [c.to_json() for c in classes]},
+                         indent=1))
+        return 0
+    total = sum(c.size for c in classes)
+    print(f"{quest.title}: {total} solutions"
+          + (" per 4x4 section" if quest is Quest.ROOKS else "")
+          + f", {len(classes)} up to rotation and reflection")
+    for c in classes:
+        print(f"  class {c.number:>3}: {c.id}  ({c.size} solutions)")
+    return 0
+
+
+def _scores(db: str | None, as_json: bool) -> int:
+    store = _store(db, create=False)
+    rows: list[dict[str, Any]] = []
+    if store is not None:
+        with store:
+            for player in store.quest_players():
+                for quest in Quest:
+                    finds = store.quest_finds(player, quest.id)
+                    if finds:
+                        rows.append({"player": player, "quest": quest.id,
+                                     "found": [f.class_number for f in finds],
+                                     "total": len(solution_classes(quest))})
+    if as_json:
+        print(json.dumps(rows, indent=1))
+    elif not rows:
+        print("no quest solutions found yet")
+    else:
+        for r in rows:
+            print(f"{r['player']}: {Quest.parse(r['quest']).title}: {len(r['found'])} of "
+                  f"{r['total']} classes ({', '.join(map(str, r['found']))})")
+    return 0
+
+
+def _live(quest: Quest, args: Any) -> int:
+    from companion.quest import QuestSession, QuestTextLog
+    from companion.run import RunError, load_profile, open_board, open_camera
+    from companion.session import Vision, find_app, open_store
+
+    if not args.profile:
+        raise QuestCliError("--camera needs --profile PATH (made with companion calibrate)")
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        profile = load_profile(args.profile)
+        store = open_store(args.db, say)
+    except (RunError, MatchLogError) as exc:
+        raise QuestCliError(str(exc)) from None
+    app = None
+    if not args.headless:
+        app, why = find_app()
+        if app is None:
+            say(why)
+    board = None
+    try:
+        board = open_board(args.bridge, say)
+        source = open_camera(args.camera, profile.image_size)
+    except RunError as exc:
+        for thing in (board, store):
+            if thing is not None:
+                thing.close()
+        raise QuestCliError(str(exc)) from None
+    session = QuestSession(quest, player=args.player, vision=Vision.from_profile(profile),
+                           source=source, board=board, store=store)
+    try:
+        if app is not None and hasattr(app, "run_quest_app"):
+            app.run_quest_app(session)
+            return 0
+        say(f"{quest.title} for {session.player}: {len(session.found)} of {session.total} "
+            "classes found so far; Ctrl-C stops")
+        session.on_update(QuestTextLog(sys.stdout))
+        try:
+            session.run()
+        except KeyboardInterrupt:
+            say("stopped")
+        return 0
+    finally:
+        session.close()
+
+
+__all__ = ["QuestCliError", "run_quest_cli"]

@@ -1,0 +1,480 @@
+"""``companion referee``: referee a recorded match (a video, or a folder of frames) afterwards.
+
+The whole live pipeline runs on the recording: vision with its stability gate, the referee,
+the match log. Time is the recording's (frame index / frame rate), so the gate sees real time
+whatever the machine's speed. Two things differ from a live game:
+
+* there is no End turn button: a turn is committed when the other side's pieces start to move
+  (the referee's own rule, live too), and the last turn when the recording ends;
+* nobody is at the tablet to answer "accept the board as seen?": when the board has disagreed
+  with every legal move for ``accept_after`` seconds, the run says which spaces disagree and
+  continues from the board as seen, logged as a correction. Never silently.
+
+Without a profile, the mat is calibrated from the first still frame, which must show the
+start position. Output is a readable log, or one JSON object per line (``--json``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from companion.matchlog import MatchLogError, MatchStore
+from companion.matchlog.model import iso
+from companion.referee import (
+    CommitBy,
+    CorrectionAccepted,
+    Event,
+    FirstMoverChosen,
+    GameWon,
+    IllegalChange,
+    Occluded,
+    RecoveryOffered,
+    RefereeConfig,
+    Refused,
+    TurnCommitted,
+    Uncertain,
+    WarningCleared,
+)
+from companion.rules.teleporters import Position, Side
+from companion.session import Session, Vision, open_store
+from vision.errors import VisionError
+from vision.sources import (
+    Frame,
+    FrameSource,
+    SourceEvent,
+    SourceEventKind,
+    VideoSource,
+    open_source,
+)
+
+ACCEPT_AFTER_S = 15.0  # disagreement this long in a recording: go on from the board as seen
+JUDGE_UNSURE_AFTER_S = 0.4  # the same unsure reading this long: judge it (no one can help)
+CALIBRATE_STILL_S = 0.5  # the first frames still this long are the set-up to calibrate from
+CALIBRATE_WITHIN_S = 30.0  # no still set-up in this much of the recording: give up
+CALIBRATE_TRIES = 3  # still stretches tried before giving up
+STILL_GREY = 4.0  # mean grey-level change between frames that still counts as still
+PROGRESS_EVERY_S = 0.25
+
+
+class RecordingError(ValueError):
+    """A recording that cannot be refereed: unreadable, or no start position to calibrate
+    from. The message names the file and says what to do."""
+
+
+# --- calibration from the recording ---------------------------------------------------------
+
+
+def _small_grey(image: np.ndarray) -> np.ndarray:
+    import cv2
+
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def calibrate_from(source: FrameSource, south_at: str = "bottom") -> tuple[Any, float]:
+    """A profile from the first still frames of ``source`` (which must show the start
+    position), and the time of the frame used. Raises :class:`RecordingError`."""
+    from calibration.errors import CalibrationError
+    from calibration.profile import calibrate
+
+    last: np.ndarray | None = None
+    still_since: float | None = None
+    tried: list[str] = []
+    while True:
+        item = source.read()
+        if isinstance(item, SourceEvent):
+            if item.kind is SourceEventKind.ENDED:
+                break
+            continue
+        grey = _small_grey(item.image)
+        if last is None or float(np.mean(np.abs(grey - last))) > STILL_GREY:
+            still_since = item.t
+        last = grey
+        if item.t > CALIBRATE_WITHIN_S:
+            break
+        assert still_since is not None
+        if item.t - still_since + 1e-9 < CALIBRATE_STILL_S:
+            continue
+        try:
+            return calibrate(item.image, south_at), item.t
+        except (CalibrationError, VisionError) as exc:
+            tried.append(f"t={item.t:.1f}s: {exc}")
+            if len(tried) >= CALIBRATE_TRIES:
+                break
+            still_since = None  # wait for the next still stretch
+            last = None
+    if not tried:
+        raise RecordingError(f"{source.name}: no still frame in the first "
+                             f"{CALIBRATE_WITHIN_S:g} s to calibrate the mat from; give "
+                             "--profile PROFILE (made with companion calibrate)")
+    raise RecordingError(f"{source.name}: the first still frame does not show the start "
+                         f"position, so the mat cannot be calibrated from it ({tried[0]}). "
+                         "Start the recording on the set-up board, or give --profile PROFILE")
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def clock(t: float) -> str:
+    """``1:02.5`` for 62.5 seconds."""
+    minutes, seconds = divmod(max(0.0, t), 60.0)
+    return f"{int(minutes)}:{seconds:04.1f}"
+
+
+@dataclass
+class Summary:
+    """What a run found: for the caller and the tests."""
+
+    frames: int = 0
+    skipped: int = 0  # corrupt frames
+    lost: int = 0  # frames without a mat in them
+    turns: list[TurnCommitted] = field(default_factory=list)
+    illegal: list[IllegalChange] = field(default_factory=list)
+    corrections: list[CorrectionAccepted] = field(default_factory=list)
+    winner: Side | None = None
+    seconds: float = 0.0  # of recording
+    wall_s: float = 0.0
+    interrupted: bool = False
+    unfinished: str = ""  # why the last turn could not be committed
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.wall_s if self.wall_s > 0 else 0.0
+
+    def take(self, ev: Event) -> None:
+        if isinstance(ev, TurnCommitted):
+            self.turns.append(ev)
+        elif isinstance(ev, CorrectionAccepted):
+            self.corrections.append(ev)
+        elif isinstance(ev, GameWon):
+            self.winner = ev.side
+        elif isinstance(ev, Refused) and ev.action == "end_turn":
+            self.unfinished = ev.reason
+
+
+class Reporter:
+    """Turns the referee's events into the log: plain lines, or JSON lines."""
+
+    def __init__(self, out: TextIO, as_json: bool) -> None:
+        self.out = out
+        self.as_json = as_json
+        self._last_illegal: tuple[tuple[str, ...], str] | None = None
+        self._lost_since: float | None = None
+        self.illegal: list[IllegalChange] = []  # as reported: each wrong board once
+        self._last_unsure: tuple[str, ...] = ()
+
+    def _emit(self, doc: dict[str, Any], text: str) -> None:
+        if self.as_json:
+            print(json.dumps(doc), file=self.out, flush=True)
+        else:
+            print(text, file=self.out, flush=True)
+
+    def line(self, t: float, text: str) -> None:
+        self._emit({"event": "note", "t": round(t, 3), "text": text},
+                   f"{clock(t):>8}  {text}")
+
+    def event(self, ev: Event) -> None:
+        t = round(ev.t, 3)
+        if not isinstance(ev, (Uncertain, Occluded)):
+            self._last_unsure = ()
+        if isinstance(ev, TurnCommitted):
+            at = ev.settled_t if ev.settled_t is not None else ev.t
+            moves = [m.notation() for m in ev.moves]
+            self._emit({"event": "turn", "number": ev.number, "side": ev.side.value,
+                        "moves": moves, "position": ev.position.to_json(),
+                        "t": round(at, 3), "committed_t": t, "by": ev.by.value},
+                       f"{clock(at):>8}  turn {ev.number:<3} {ev.side.value:5}  "
+                       f"{' '.join(moves) or '-- (pass)'}")
+            self._last_illegal = None
+        elif isinstance(ev, IllegalChange):
+            key = (ev.squares, ev.message)
+            if key == self._last_illegal:
+                return  # the same wrong board seen again after a hand: said once
+            self._last_illegal = key
+            self.illegal.append(ev)
+            self._emit({"event": "illegal", "t": t, "side": ev.side.value,
+                        "spaces": list(ev.squares), "reason": ev.message, "rule": ev.rule.id,
+                        "clause": ev.clause},
+                       f"{clock(ev.t):>8}  ILLEGAL   {ev.side.value}: {ev.message} "
+                       f"({ev.clause}; spaces {', '.join(ev.squares)})")
+        elif isinstance(ev, WarningCleared):
+            self._last_illegal = None
+            self._emit({"event": "put_right", "t": t},
+                       f"{clock(ev.t):>8}  put right: the board is legal again")
+        elif isinstance(ev, Occluded):
+            if self.as_json:  # hands come and go all match: only the JSON log lists them
+                self._emit({"event": "occluded", "t": t}, "")
+        elif isinstance(ev, Uncertain):
+            if ev.squares == self._last_unsure:
+                return  # looking again at the same spaces: said once
+            self._last_unsure = ev.squares
+            self._emit({"event": "uncertain", "t": t, "spaces": list(ev.squares)},
+                       f"{clock(ev.t):>8}  unsure of {', '.join(ev.squares)}: looking again")
+        elif isinstance(ev, CorrectionAccepted):
+            self._last_illegal = None
+            self._emit({"event": "correction", "t": t, "spaces": list(ev.squares),
+                        "position": ev.accepted.to_json()},
+                       f"{clock(ev.t):>8}  CORRECTION the board as seen is taken as "
+                       f"{ev.side.value}'s turn start (spaces that disagreed: "
+                       f"{', '.join(ev.squares) or 'none'})")
+        elif isinstance(ev, FirstMoverChosen):
+            self._emit({"event": "first", "t": t, "side": ev.side.value},
+                       f"{clock(ev.t):>8}  {ev.side.value} moved first")
+        elif isinstance(ev, GameWon):
+            self._emit({"event": "win", "t": t, "side": ev.side.value},
+                       f"{clock(ev.t):>8}  WIN       {ev.side.value} wins: all four Poles "
+                       "on its Goal Telepads")
+        elif isinstance(ev, Refused):
+            self._emit({"event": "refused", "t": t, "action": ev.action, "reason": ev.reason},
+                       f"{clock(ev.t):>8}  cannot {ev.action.replace('_', ' ')}: {ev.reason}")
+
+    def lost(self, t: float, why: str) -> None:
+        if self._lost_since is None:
+            self._lost_since = t
+            self._emit({"event": "mat_lost", "t": round(t, 3), "reason": why},
+                       f"{clock(t):>8}  the mat is out of sight ({why})")
+
+    def found(self, t: float) -> None:
+        if self._lost_since is not None:
+            self._lost_since = None
+            self._emit({"event": "mat_found", "t": round(t, 3)},
+                       f"{clock(t):>8}  the mat is back in sight")
+
+    def skipped(self, t: float, detail: str) -> None:
+        self._emit({"event": "skipped", "t": round(t, 3), "reason": detail},
+                   f"{clock(t):>8}  frame skipped: {detail}")
+
+
+class Progress:
+    """``frames 1200/5400 (22%)  turns 7  310 fps`` on stderr, redrawn in place; only on a
+    terminal."""
+
+    def __init__(self, err: TextIO, total: int | None) -> None:
+        self.err = err
+        try:
+            self.on = err.isatty()
+        except (ValueError, OSError):
+            self.on = False
+        self.total = total
+        self._t0 = time.monotonic()
+        self._last = 0.0
+        self._width = 0
+
+    def update(self, frames: int, turns: int, force: bool = False) -> None:
+        if not self.on:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < PROGRESS_EVERY_S:
+            return
+        self._last = now
+        rate = frames / max(1e-6, now - self._t0)
+        done = (f"{frames}/{self.total} ({100 * frames / self.total:.0f}%)"
+                if self.total else f"{frames}")
+        text = f"frames {done}  turns {turns}  {rate:.0f} fps"
+        self.err.write("\r" + text.ljust(self._width))
+        self._width = len(text)
+        self.err.flush()
+
+    def done(self) -> None:
+        if self.on and self._width:
+            self.err.write("\r" + " " * self._width + "\r")
+            self.err.flush()
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+def open_recording(spec: str, fps: float) -> FrameSource:
+    """A video file or a folder of frames (at ``fps``). Raises :class:`RecordingError`."""
+    path = Path(spec)
+    if not path.exists():
+        raise RecordingError(f"{spec}: no such file or folder")
+    if spec.isdigit() and not path.exists():
+        raise RecordingError(f"{spec}: a recording is a video file or a folder of frames; "
+                             "for a camera use companion run")
+    try:
+        return open_source(str(path), fps)
+    except VisionError as exc:
+        raise RecordingError(str(exc)) from None
+
+
+def _frame_total(source: FrameSource) -> int | None:
+    files = getattr(source, "files", None)
+    if files is not None:
+        return len(files)
+    if isinstance(source, VideoSource):
+        import cv2
+
+        total = int(source.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        return total or None
+    return None
+
+
+def referee_recording(spec: str, *, profile: str | None = None, db: str | None = None,
+                      fps: float = 10.0, as_json: bool = False, first: str = "south",
+                      south_at: str = "bottom", accept_after: float = ACCEPT_AFTER_S,
+                      out: TextIO | None = None, err: TextIO | None = None,
+                      players: dict[str, str] | None = None) -> Summary:
+    """Referee the recording at ``spec``. Raises :class:`RecordingError` for input that cannot
+    be used (and ``MatchLogError`` for an unusable ``db``); Ctrl-C ends the run early, with
+    ``Summary.interrupted`` set and everything committed kept."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if fps <= 0:
+        raise RecordingError(f"--fps must be positive, got {fps:g}")
+    if accept_after < 0:
+        raise RecordingError(f"--accept-after must be 0 or more seconds, got {accept_after:g}")
+    reporter = Reporter(out, as_json)
+    source = open_recording(spec, fps)
+    if profile is not None:
+        from companion.run import RunError, load_profile
+
+        try:
+            prof = load_profile(profile)
+        except RunError as exc:
+            source.close()
+            raise RecordingError(str(exc)) from None
+        cal_t = None
+    else:
+        try:
+            prof, cal_t = calibrate_from(source, south_at)
+        finally:
+            source.close()
+        source = open_recording(spec, fps)  # referee from the first frame
+    summary = Summary()
+    try:
+        store = open_store(db, lambda line: print(line, file=err, flush=True))
+    except MatchLogError:
+        source.close()
+        raise
+    name = Path(spec).name
+    epoch = datetime.now().astimezone()
+    tags = {"Event": "recording refereed", "Recording": str(Path(spec).resolve()),
+            "RecordingStart": iso(epoch)}
+    if isinstance(source, VideoSource) or hasattr(source, "fps"):
+        tags["RecordingFps"] = f"{getattr(source, 'fps', fps):g}"
+    start = Position.start().replace(to_move=Side(first))
+    session = Session(vision=Vision.from_profile(prof), store=store, start=start,
+                      config=RefereeConfig(recovery_after=accept_after,
+                                           judge_unsure_after=JUDGE_UNSURE_AFTER_S),
+                      players=players,
+                      tags=tags, recording_epoch=epoch,
+                      log_note="" if store is not None else "not recording")
+    def on_update(update: Any) -> None:
+        for ev in update.events:
+            summary.take(ev)
+            reporter.event(ev)
+
+    session.on_update(on_update)
+    size = f"{prof.image_size[0]}x{prof.image_size[1]}"
+    how = (f"the mat calibrated from the frame at {clock(cal_t)}" if cal_t is not None
+           else f"profile {profile}")
+    reporter.line(0.0, f"refereeing {name} ({size}) with {how}")
+    progress = Progress(err, _frame_total(source))
+    wall0 = time.monotonic()
+    t = 0.0
+    try:
+        while True:
+            item = source.read()
+            if isinstance(item, SourceEvent):
+                t = max(t, item.t)
+                if item.kind is SourceEventKind.ENDED:
+                    break
+                if item.kind is SourceEventKind.CORRUPT:
+                    summary.skipped += 1
+                    reporter.skipped(item.t, item.detail)
+                continue
+            t = item.t
+            _check_size(item, prof.image_size, spec)
+            events = session.process(item.image, item.t)
+            summary.frames += 1
+            sighting = session.last_sighting
+            if sighting is not None and sighting.lost:
+                summary.lost += 1
+                reporter.lost(item.t, sighting.lost)
+            else:
+                reporter.found(item.t)
+            for ev in events:
+                if isinstance(ev, RecoveryOffered):
+                    # Nobody can answer: go on from the board as seen, and say so.
+                    reporter.line(ev.t, f"the board has disagreed since {clock(ev.since)} "
+                                  f"on {', '.join(ev.squares)}: going on from the board as "
+                                  "seen")
+                    session.accept_board()
+            progress.update(summary.frames, len(summary.turns))
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        progress.done()
+        summary.seconds = t
+        summary.wall_s = time.monotonic() - wall0
+    try:
+        if summary.interrupted:
+            reporter.line(t, f"interrupted: {len(summary.turns)} turns committed and kept")
+            session.note(f"refereeing interrupted at {clock(t)} in the recording")
+        elif summary.winner is None:
+            _commit_last(session, reporter, summary, t)
+        summary.illegal = list(reporter.illegal)
+        reporter.line(t, _closing(summary, session, store))
+    finally:
+        session.close()
+    return summary
+
+
+def _check_size(frame: Frame, size: tuple[int, int], spec: str) -> None:
+    h, w = frame.image.shape[:2]
+    if (w, h) != tuple(size):
+        raise RecordingError(f"{spec}: frame {frame.index} is {w}x{h} but the profile was "
+                             f"calibrated at {size[0]}x{size[1]}")
+
+
+def _commit_last(session: Session, reporter: Reporter, summary: Summary, t: float) -> None:
+    state = session.state
+    if not state.tentative:
+        return
+    before = len(summary.turns)
+    if state.vision.value in ("uncertain", "occluded"):
+        why = ("a hand was over the mat" if state.vision.value == "occluded"
+               else f"vision was not sure of {', '.join(state.uncertain)}")
+        reporter.line(t, f"at the end of the recording {why}: turn {state.turn_number} ends "
+                      "on the last board seen clearly")
+    session.end_turn(CommitBy.RECORDING)
+    if len(summary.turns) == before and not summary.unfinished:
+        summary.unfinished = "the referee did not commit it"
+    if summary.unfinished:
+        reporter.line(t, f"the recording ended during turn {state.turn_number} "
+                      f"({state.to_move.value}), which is not committed: "
+                      f"{summary.unfinished}")
+
+
+def _closing(summary: Summary, session: Session, store: MatchStore | None) -> str:
+    parts = [f"{summary.frames} frames ({clock(summary.seconds)} of recording) in "
+             f"{summary.wall_s:.1f} s ({summary.fps:.0f} frames/s)",
+             f"{len(summary.turns)} turns"]
+    if summary.illegal:
+        parts.append(f"{len(summary.illegal)} illegal change(s)")
+    if summary.corrections:
+        parts.append(f"{len(summary.corrections)} correction(s)")
+    if summary.skipped:
+        parts.append(f"{summary.skipped} corrupt frame(s) skipped")
+    if summary.winner is not None:
+        parts.append(f"{summary.winner.value} won")
+    text = "done: " + ", ".join(parts)
+    if store is not None and session.match_id is not None and not session.log_problem:
+        text += (f"; recorded as match {session.match_id} (companion matches show "
+                 f"{session.match_id} --db {store.path})")
+    elif session.log_problem:
+        text += f"; {session.log_problem}"
+    return text
+
+
+__all__ = ["ACCEPT_AFTER_S", "Progress", "RecordingError", "Reporter", "Summary",
+           "calibrate_from", "clock", "open_recording", "referee_recording"]
