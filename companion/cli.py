@@ -84,7 +84,12 @@ def _other_setup(args: argparse.Namespace) -> int:
             position = game.Position.start()
     except RulesError as exc:
         raise BadInput(str(exc)) from None
-    print(json.dumps(position.to_json(), indent=1))
+    if args.text:
+        if not hasattr(position, "to_text"):
+            raise BadInput(f"{args.game} positions are written in JSON only")
+        print(position.to_text())
+    else:
+        print(json.dumps(position.to_json(), indent=1))
     return EXIT_OK
 
 
@@ -113,7 +118,9 @@ def _other_judge(args: argparse.Namespace) -> int:
     for path in (args.start, args.now):
         try:
             text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-            if args.game == "portal-hex" and path is args.now:
+            if not text.strip().startswith("{") and hasattr(game.Position, "from_text"):
+                docs.append(game.Position.from_text(text.strip()))
+            elif args.game == "portal-hex" and path is args.now:
                 # What is seen may break a building rule: explain names it.
                 docs.append(game.Position.from_json(json.loads(text), strict=False))
             else:
@@ -189,7 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "colour for portal-hex (default the first, red)")
     setup.add_argument("--players", type=int, metavar="N",
                        help="portal-hex: the number of players, 2-6 (default 2)")
-    setup.add_argument("--text", action="store_true", help="print text notation, not JSON")
+    setup.add_argument("--text", action="store_true",
+                       help="print text notation, not JSON (teleporters, portals, telic)")
     setup.set_defaults(func=_cmd_setup)
 
     judge = sub.add_parser(

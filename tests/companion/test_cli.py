@@ -224,3 +224,27 @@ def test_portal_hex_setup_and_judge(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert json.loads(capsys.readouterr().out)["legal"] is False
     assert main(["judge", "--game", "portal-hex", str(a), str(b), "--roll", "9"]) == 2
     assert "1-8" in capsys.readouterr().err
+
+
+def test_portals_and_telic_text_notation_on_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: each game's position has a text notation: `setup --text` prints it and
+    `judge` reads it as well as JSON."""
+    from companion.rules.portals import Position as PortalsPosition
+    from companion.rules.portals import legal_moves as portals_moves
+    from companion.rules.portals import play as portals_play
+
+    assert main(["setup", "--game", "portals", "--text"]) == 0
+    text = capsys.readouterr().out.strip()
+    start = PortalsPosition.from_text(text)
+    assert start == PortalsPosition.start()
+    a, b = tmp_path / "a.txt", tmp_path / "b.json"
+    a.write_text(text + "\n")
+    b.write_text(json.dumps(portals_play(start, portals_moves(start)[0]).to_json()))
+    assert main(["judge", "--game", "portals", str(a), str(b)]) == 0
+    assert capsys.readouterr().out.startswith("legal: ")
+    assert main(["setup", "--game", "telic", "--text"]) == 0
+    assert capsys.readouterr().out.strip() == "- blue first"
+    a.write_text("nonsense here")
+    assert main(["judge", "--game", "portals", str(a), str(b)]) == 2
+    assert str(a) in capsys.readouterr().err

@@ -286,3 +286,27 @@ def test_progress_bar_only_on_a_terminal() -> None:
 def test_clock() -> None:
     assert clock(62.5) == "1:02.5"
     assert clock(0) == "0:00.0"
+
+
+def test_a_board_unexplained_for_a_while_is_taken_as_seen_and_said(clips, tmp_path: Path
+                                                                   ) -> None:
+    """Issue 8: when the position cannot be explained for a while, the log says exactly which
+    spaces disagree and the run continues from the board as seen, logged as a correction."""
+    clip, path, south_at = clips["frames-faulty"]
+    db = tmp_path / "m.sqlite"
+    out = io.StringIO()
+    # The slid Pole stays 2 s: with --accept-after 1 s nobody puts it right in time.
+    summary = referee_recording(str(path), db=str(db), fps=clip.fps, south_at=south_at,
+                                accept_after=1.0, out=out, err=io.StringIO())
+    text = out.getvalue()
+    assert summary.corrections, text
+    first = summary.corrections[0]
+    assert {"f8", "f5"} <= set(first.squares)
+    (slip,) = clip.slips
+    assert slip.t + 1.0 <= first.t <= slip.t + 2.5
+    notice = next(ln for ln in text.splitlines() if "going on from the board as seen" in ln)
+    assert "f5" in notice and "f8" in notice and "CORRECTION" in text
+    with MatchStore(db) as store:
+        (item,) = store.list_matches()
+        match = store.get_match(item.id)
+    assert any(type(e.data).__name__ == "Correction" for e in match.events)

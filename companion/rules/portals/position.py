@@ -15,11 +15,20 @@ JSON form::
 
 A captured Prince is ``null`` (or left out). In the variant without the Portable Portal the
 ``portable_portal`` field must be left out or ``null``.
+
+Text form (like FEN): ranks 11 to 1 separated by ``/``; a number 1-11 is a run of empty
+squares (``11`` is one run of eleven); ``K``/``G`` a south Prince/Guard, ``k``/``g`` north (the
+letters of the move notation, where ``P`` is the Portable Portal). Then the side to move, then
+only when not the default: ``portals=`` the permanent Portal squares (``-`` for none) and
+``pp=`` the Portable Portal's square (``pp=-``: the variant without it)::
+
+    gggggkggggg/1g1g1g1g1g1/11/11/11/11/11/11/11/1G1G1G1G1G1/GGGGGKGGGGG south
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +40,7 @@ from companion.rules.portals.board import (
     DEFAULT_VARIANT,
     FILE_NAMES,
     GUARDS_PER_SIDE,
+    NO_PORTABLE_PORTAL,
     SIZE,
     Kind,
     Side,
@@ -228,6 +238,87 @@ class Position:
         portable = None if raw_pp is None else parse_square(raw_pp)
         return cls.from_pieces(pieces, portals, portable, to_move, variant)
 
+    # -- text ----------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The one-line text form (module docstring); ``from_text(p.to_text()) == p``."""
+        ranks = []
+        for rank in range(SIZE - 1, -1, -1):
+            out: list[str] = []
+            run = 0
+            for file in range(SIZE):
+                piece = self.pieces[square(file, rank)]
+                if piece is None:
+                    run += 1
+                    continue
+                if run:
+                    out.append(str(run))
+                    run = 0
+                out.append(_piece_letter(piece))
+            if run:
+                out.append(str(run))
+            ranks.append("".join(out))
+        parts = ["/".join(ranks), self.to_move.value]
+        if self.portals != _DEFAULT_PORTAL_SQUARES:
+            parts.append("portals=" + (",".join(map(square_name, self.portals)) or "-"))
+        if self.portable is None:
+            parts.append("pp=-")
+        elif self.portable != CENTER:
+            parts.append(f"pp={square_name(self.portable)}")
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Parse :meth:`to_text`'s form. Raises :class:`PositionError` naming the bad part;
+        everything :meth:`from_json` refuses is refused here too (it is built the same way)."""
+        fields = text.split()
+        if len(fields) < 2:
+            raise PositionError(f"position text {text!r} needs the board and the side to move")
+        board, to_move_name, *extra = fields
+        ranks = board.split("/")
+        if len(ranks) != SIZE:
+            raise PositionError(f"position text {board!r} needs {SIZE} ranks, has {len(ranks)}")
+        pieces: dict[Square, Piece] = {}
+        for i, rank_text in enumerate(ranks):
+            rank = SIZE - 1 - i
+            file = 0
+            for m in _TOKEN.finditer(rank_text):
+                if m.group("run"):
+                    run = m.group("run")
+                    if run.startswith("0"):
+                        raise PositionError(f"bad run of empty squares {run!r} in rank "
+                                            f"{rank + 1} of {board!r}")
+                    file += int(run)
+                elif m.group("piece"):
+                    if file < SIZE:
+                        pieces[square(file, rank)] = _LETTER_PIECES[m.group("piece")]
+                    file += 1
+                else:
+                    raise PositionError(f"unknown piece {m.group('bad')!r} in rank {rank + 1} "
+                                        f"of {board!r}: pieces are K, G (south), k, g (north)")
+            if file != SIZE:
+                raise PositionError(f"rank {rank + 1} of {board!r} has {file} squares, "
+                                    f"not {SIZE}")
+        doc: dict[str, Any] = {"to_move": to_move_name}
+        for item in extra:
+            key, sep, value = item.partition("=")
+            if not sep or key not in ("portals", "pp"):
+                raise PositionError(f"unknown field {item!r} after the side to move: "
+                                    "fields are portals=... and pp=...")
+            if key in doc or (key == "pp" and "portable_portal" in doc):
+                raise PositionError(f"field {key!r} is given twice in {text!r}")
+            if key == "portals":
+                doc["portals"] = [] if value == "-" else value.split(",")
+            elif value == "-":
+                doc["portable_portal"] = None
+                doc["variant"] = NO_PORTABLE_PORTAL.to_json()
+            else:
+                doc["portable_portal"] = value
+        # The side, Portals, Portable Portal and variant go through from_json's checks; the
+        # pieces through __post_init__ (a second Prince, a 16th Guard).
+        rest = cls.from_json(doc)
+        return cls.from_pieces(pieces, rest.portals, rest.portable, rest.to_move, rest.variant)
+
     # -- picture -------------------------------------------------------------------------------
 
     def diagram(self) -> str:
@@ -253,3 +344,16 @@ class Position:
 
     def __str__(self) -> str:
         return self.diagram()
+
+
+_DEFAULT_PORTAL_SQUARES: tuple[Square, ...] = tuple(sorted(map(parse_square, DEFAULT_PORTALS)))
+_LETTER_PIECES: dict[str, Piece] = {
+    "K": (Side.SOUTH, Kind.PRINCE), "G": (Side.SOUTH, Kind.GUARD),
+    "k": (Side.NORTH, Kind.PRINCE), "g": (Side.NORTH, Kind.GUARD),
+}
+_TOKEN = re.compile(r"(?P<run>[0-9]+)|(?P<piece>[KGkg])|(?P<bad>.)")
+
+
+def _piece_letter(piece: Piece) -> str:
+    letter = piece[1].letter
+    return letter if piece[0] is Side.SOUTH else letter.lower()

@@ -12,11 +12,22 @@ JSON form::
 
 ``first_turn`` is true while the side to move has not yet taken its first turn (blue's first
 turn, then red's); on that turn it must roll.
+
+Text form, one line of space-separated fields: the board, ``-`` when empty, else each occupied
+space as ``space:piece`` joined by commas (a piece is ``B`` blue or ``R`` red, then its sizes
+bottom to top); the side to move; the word ``first`` when ``first_turn`` is true; and when
+not empty ``cz=`` the pyramids in the Center Zone (``B``/``R`` and their sizes, per side,
+joined by a comma). Every pyramid on neither the board nor in the Center Zone is in its
+owner's stash. The start, and a position later in the game::
+
+    - blue first
+    b3:B52,k5:R4 blue cz=B1166,R3
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -250,6 +261,94 @@ class Position:
         pieces = {parse_space(k): Piece.from_json(v) for k, v in board_doc.items()}
         return cls.from_pieces(pieces, stashes, Side.parse(doc.get("to_move", "blue")), first)
 
+    # -- text --------------------------------------------------------------------------------
+
+    def center_sizes(self, side: Side) -> list[int]:
+        """The sizes of ``side``'s pyramids in the Center Zone, smallest first."""
+        left = [PER_SIZE - n for n in self.stash(side)]
+        for piece in self.board:
+            if piece is not None and piece.side is side:
+                for s in piece.sizes:
+                    left[s - 1] -= 1
+        return stash_sizes(tuple(left))
+
+    def to_text(self) -> str:
+        """The one-line text form (module docstring); ``from_text(p.to_text()) == p``."""
+        board = ",".join(f"{space_name(sp)}:{_SIDE_LETTER[p.side]}{''.join(map(str, p.sizes))}"
+                         for sp, p in self.pieces())
+        parts = [board or "-", self.to_move.value]
+        if self.first_turn:
+            parts.append("first")
+        center = [_SIDE_LETTER[side] + "".join(map(str, sizes)) for side in Side
+                  if (sizes := self.center_sizes(side))]
+        if center:
+            parts.append("cz=" + ",".join(center))
+        return " ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Parse :meth:`to_text`'s form. Raises :class:`PositionError` naming the bad part;
+        the position is built through :meth:`from_json`, so it refuses the same things."""
+        fields = text.split()
+        if len(fields) < 2:
+            raise PositionError(f"position text {text!r} needs the board and the side to move")
+        board_text, to_move_name, *extra = fields
+        pieces: dict[str, Piece] = {}
+        if board_text != "-":
+            for item in board_text.split(","):
+                name, sep, token = item.partition(":")
+                if not sep:
+                    raise PositionError(f"board entry {item!r} in {board_text!r} should look "
+                                        "like b3:B52 (space, colon, piece)")
+                where = space_name(parse_space(name))
+                if where in pieces:
+                    raise PositionError(f"space {where} is given twice in {board_text!r}")
+                side, sizes = _parse_pyramids(token, f"piece {token!r} on {where}")
+                try:
+                    pieces[where] = Piece(side, tuple(sizes))
+                except PositionError as exc:
+                    raise PositionError(f"piece {token!r} on {where}: {exc}") from None
+        first = False
+        center: dict[Side, list[int]] = {side: [] for side in Side}
+        seen: set[str] = set()
+        for item in extra:
+            key = item.partition("=")[0] if "=" in item else item
+            if key not in ("first", "cz") or (key == "first") != (item == "first"):
+                raise PositionError(f"unknown field {item!r} after the side to move: "
+                                    "fields are first and cz=...")
+            if key in seen:
+                raise PositionError(f"field {key!r} is given twice in {text!r}")
+            seen.add(key)
+            if key == "first":
+                first = True
+                continue
+            value = item.partition("=")[2]
+            if value == "-":
+                continue
+            for group in value.split(","):
+                side, sizes = _parse_pyramids(group, f"Center Zone entry {group!r}")
+                if center[side]:
+                    raise PositionError(f"{side.value} is given twice in {item!r}")
+                center[side] = sizes
+        stash: dict[str, list[int]] = {}
+        for side in Side:
+            left = [PER_SIZE] * len(SIZES)
+            for s in center[side] + [s for p in pieces.values() if p.side is side
+                                     for s in p.sizes]:
+                if s not in SIZES:
+                    raise PositionError(f"{side.value} Center Zone pyramid size {s} is not 1..6")
+                left[s - 1] -= 1
+            for size, n in zip(SIZES, left, strict=True):
+                if n < 0:
+                    raise PositionError(
+                        f"{side.value} has {PER_SIZE - n} pyramids of size {size} on the board "
+                        f"and in the Center Zone: a side owns only {PER_SIZE}")
+            stash[side.value] = stash_sizes(tuple(left))
+        return cls.from_json({
+            "to_move": to_move_name, "first_turn": first,
+            "board": {where: p.to_json() for where, p in pieces.items()}, "stash": stash,
+        })
+
     def __str__(self) -> str:
         """The board as the rule book draws it (Blue's side on top): ``b3:B52`` etc."""
         rows = []
@@ -264,3 +363,19 @@ class Position:
                 cells.append(f"{name}:{what}".ljust(6))
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+_SIDE_LETTER = {Side.BLUE: "B", Side.RED: "R"}
+_LETTER_SIDE = {letter: side for side, letter in _SIDE_LETTER.items()}
+_PYRAMIDS = re.compile(r"(?P<side>[A-Za-z])(?P<sizes>[0-9]+)")
+
+
+def _parse_pyramids(token: str, what: str) -> tuple[Side, list[int]]:
+    """``B52`` -> (blue, [5, 2]); ``what`` names the token in errors."""
+    m = _PYRAMIDS.fullmatch(token)
+    if m is None:
+        raise PositionError(f"unknown {what}: expected B or R then pyramid sizes, like B52")
+    if m.group("side") not in _LETTER_SIDE:
+        raise PositionError(f"unknown colour {m.group('side')!r} in {what}: "
+                            "B is blue, R is red")
+    return _LETTER_SIDE[m.group("side")], [int(c) for c in m.group("sizes")]
