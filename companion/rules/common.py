@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from companion.rules.errors import PositionError
 
@@ -67,3 +68,40 @@ def position_object(doc: object, game: str) -> dict[str, Any]:
     if found != game:
         raise PositionError(f"this is a {found!r} position, not a {game} one")
     return doc
+
+
+# --- what every game's explanation shares ------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def in_order_once(groups: Iterable[Iterable[T]]) -> tuple[T, ...]:
+    """Every place in ``groups``, once, in the order first met: the spaces to light."""
+    found: list[T] = []
+    for group in groups:
+        found.extend(x for x in group if x not in found)
+    return tuple(found)
+
+
+class Broken(Protocol):
+    """A violation as the shared helpers see it: a clause and a sentence."""
+
+    @property
+    def rule(self) -> Clause: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+def violation_json(v: Broken, key: str, places: Sequence[Any], name: Callable[[Any], str]
+                   ) -> dict[str, Any]:
+    """``{"rule", "clause", key: [names], "message"}``: a violation's JSON in every game."""
+    return {"rule": v.rule.id, "clause": v.rule.clause, key: [name(p) for p in places],
+            "message": v.message}
+
+
+def describe_illegal(violations: Sequence[Broken]) -> str:
+    """``illegal: <first>`` and an ``  also: ...`` line for each further violation."""
+    return "\n".join(["illegal: " + violations[0].message]
+                     + ["  also: " + v.message for v in violations[1:]])
+

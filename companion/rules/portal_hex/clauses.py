@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import Clause
+from companion.rules.common import Clause, violation_json
 from companion.rules.portal_hex.board import Cell, cell_name
 
 
@@ -67,5 +67,4 @@ class Violation:
         return self.cells
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule.id, "clause": self.rule.clause,
-                "cells": [cell_name(c) for c in self.cells], "message": self.message}
+        return violation_json(self, "cells", self.cells, cell_name)

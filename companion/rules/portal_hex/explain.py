@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import describe_illegal, in_order_once
 from companion.rules.errors import RulesError
 from companion.rules.portal_hex.board import Cell, Colour, Kind, cell_name, check_roll
 from companion.rules.portal_hex.clauses import Rule, Violation
@@ -46,14 +47,8 @@ class Explanation:
 
     @property
     def cells(self) -> tuple[Cell, ...]:
-        found: list[Cell] = []
-        groups = ([v.cells for v in self.violations] if not self.legal
-                  else [m.cells() for m in self.moves])
-        for group in groups:
-            for c in group:
-                if c not in found:
-                    found.append(c)
-        return tuple(found)
+        return in_order_once([v.cells for v in self.violations] if not self.legal
+                             else [m.cells() for m in self.moves])
 
     @property
     def squares(self) -> tuple[Cell, ...]:  # the name the referee uses for every game
@@ -73,8 +68,7 @@ class Explanation:
 
     def describe(self) -> str:
         if not self.legal:
-            return "\n".join(["illegal: " + self.violations[0].message]
-                             + ["  also: " + v.message for v in self.violations[1:]])
+            return describe_illegal(self.violations)
         text = "legal: " + " ".join(m.notation() for m in self.moves)
         if self.alternatives:
             text += "\n  or: " + " ".join(m.notation() for m in self.alternatives)

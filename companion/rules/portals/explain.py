@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import Clause
+from companion.rules.common import Clause, describe_illegal, in_order_once, violation_json
 from companion.rules.portals.board import (
     MAX_ROLL,
     Kind,
@@ -60,8 +60,7 @@ class Violation:
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule.id, "clause": self.rule.clause,
-                "squares": [square_name(s) for s in self.squares], "message": self.message}
+        return violation_json(self, "squares", self.squares, square_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +85,8 @@ class Explanation:
 
     @property
     def squares(self) -> tuple[Square, ...]:
-        found: list[Square] = []
-        groups = ([v.squares for v in self.violations] if not self.legal
-                  else [m.squares() for m in self.moves])
-        for group in groups:
-            for sq in group:
-                if sq not in found:
-                    found.append(sq)
-        return tuple(found)
+        return in_order_once([v.squares for v in self.violations] if not self.legal
+                             else [m.squares() for m in self.moves])
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"legal": self.legal}
@@ -109,8 +102,7 @@ class Explanation:
 
     def describe(self) -> str:
         if not self.legal:
-            return "\n".join(["illegal: " + self.violations[0].message]
-                             + ["  also: " + v.message for v in self.violations[1:]])
+            return describe_illegal(self.violations)
         text = "legal: " + " ".join(m.notation() for m in self.moves)
         if self.alternatives:
             text += "\n  or: " + " ".join(m.notation() for m in self.alternatives)

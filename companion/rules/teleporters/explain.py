@@ -13,11 +13,10 @@ made small by three facts of the rules (docs/rules/teleporters.md, "How explain 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.common import Clause
+from companion.rules.common import Clause, describe_illegal, in_order_once, violation_json
 from companion.rules.teleporters.board import (
     EDGES,
     NEIGHBOURS,
@@ -91,8 +90,7 @@ class Violation:
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule.id, "clause": self.rule.clause,
-                "squares": [square_name(s) for s in self.squares], "message": self.message}
+        return violation_json(self, "squares", self.squares, square_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,15 +113,8 @@ class Explanation:
     @property
     def squares(self) -> tuple[Square, ...]:
         """The spaces to light: offending ones when illegal, touched ones when legal."""
-        found: list[Square] = []
-        items: Iterable[Iterable[Square]] = (
-            (v.squares for v in self.violations) if not self.legal
-            else (m.squares() for m in self.moves))
-        for group in items:
-            for sq in group:
-                if sq not in found:
-                    found.append(sq)
-        return tuple(found)
+        return in_order_once((v.squares for v in self.violations) if not self.legal
+                             else (m.squares() for m in self.moves))
 
     def markers(self) -> dict[str, int]:
         return {"pole_used": len(self.turn.pole_marks),
@@ -146,9 +137,7 @@ class Explanation:
 
     def describe(self) -> str:
         if not self.legal:
-            lines = ["illegal: " + self.violations[0].message]
-            lines += ["  also: " + v.message for v in self.violations[1:]]
-            return "\n".join(lines)
+            return describe_illegal(self.violations)
         if not self.moves:
             return "legal: no change since the turn started"
         mk = self.markers()

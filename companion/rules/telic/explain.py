@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import Clause
+from companion.rules.common import Clause, describe_illegal, in_order_once, violation_json
 from companion.rules.telic.board import (
     ENTRANCES,
     Face,
@@ -57,8 +57,7 @@ class Violation:
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule.id, "clause": self.rule.clause,
-                "spaces": [space_name(s) for s in self.spaces], "message": self.message}
+        return violation_json(self, "spaces", self.spaces, space_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +82,8 @@ class Explanation:
 
     @property
     def spaces(self) -> tuple[Space, ...]:
-        out: list[Space] = []
-        groups = (v.spaces for v in self.violations) if not self.legal else (
-            m.spaces() for m in self.moves)
-        for group in groups:
-            out.extend(s for s in group if s not in out)
-        return tuple(out)
+        return in_order_once((v.spaces for v in self.violations) if not self.legal else (
+            m.spaces() for m in self.moves))
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"legal": self.legal,
@@ -104,8 +99,7 @@ class Explanation:
 
     def describe(self) -> str:
         if not self.legal:
-            return "\n".join(["illegal: " + self.violations[0].message]
-                             + ["  also: " + v.message for v in self.violations[1:]])
+            return describe_illegal(self.violations)
         out = f"legal: {' or '.join(m.notation() for m in self.moves)}"
         if self.winner:
             out += f"\n  {self.winner.value} wins: all twelve pyramids in the Center Zone"
