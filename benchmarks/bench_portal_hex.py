@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import timing_line  # noqa: E402
 from companion.rules.errors import PositionError  # noqa: E402
 from companion.rules.portal_hex import Kind, Position, explain, legal_moves  # noqa: E402
 from companion.rules.portal_hex.movegen import apply_unchecked  # noqa: E402
@@ -41,17 +42,6 @@ from companion.rules.portal_hex.random_play import (  # noqa: E402
     random_variant,
     roll_for,
 )
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
-def _line(name: str, values: list[float]) -> str:
-    return (f"| {name:<32} | {len(values):>8} | {statistics.median(values) * 1e3:9.3f} "
-            f"| {_pct(values, 0.9) * 1e3:8.3f} | {_pct(values, 0.99) * 1e3:8.3f} "
-            f"| {max(values) * 1e3:8.3f} |")
 
 
 def _bad_observation(before: Position, after: Position) -> Position | None:
@@ -130,13 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"legal moves per position: median {statistics.median(n_moves):.0f}, "
           f"max {max(n_moves)}")
     print()
-    print(f"| {'per position':<32} | {'n':>8} | {'median ms':>9} | {'p90 ms':>8} "
-          f"| {'p99 ms':>8} | {'max ms':>8} |")
-    print(f"|{'-' * 34}|{'-' * 10}|{'-' * 11}|{'-' * 10}|{'-' * 10}|{'-' * 10}|")
-    print(_line("legal_moves", t_gen))
-    print(_line("explain (legal, played move)", t_explain))
+    print(timing_line("legal_moves", t_gen))
+    print(timing_line("explain (legal, played move)", t_explain))
     if t_illegal:
-        print(_line("explain (illegal observation)", t_illegal))
+        print(timing_line("explain (illegal observation)", t_illegal))
     print()
     print("bugs:", bugs)
     return 1 if bugs else 0

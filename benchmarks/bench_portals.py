@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import timing_line  # noqa: E402
 from companion.rules.portals import (  # noqa: E402
     NO_PORTABLE_PORTAL,
     Position,
@@ -40,17 +41,6 @@ from companion.rules.portals import (  # noqa: E402
 )
 from companion.rules.portals.movegen import apply_unchecked  # noqa: E402
 from companion.rules.portals.random_play import random_move  # noqa: E402
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
-def _line(name: str, values: list[float]) -> str:
-    return (f"{name:<34} n={len(values):>7}  median {statistics.median(values) * 1e3:7.3f} ms"
-            f"  p90 {_pct(values, 0.9) * 1e3:7.3f}  p99 {_pct(values, 0.99) * 1e3:7.3f}"
-            f"  max {max(values) * 1e3:7.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,10 +112,10 @@ def main(argv: list[str] | None = None) -> int:
           f"max {max(lengths)}; ends: {ends}")
     print(f"legal turns per position: median {statistics.median(n_moves):.0f}, "
           f"max {max(n_moves)}")
-    print(_line("legal_moves", t_gen))
-    print(_line("explain (legal, played move)", t_explain))
+    print(timing_line("legal_moves", t_gen))
+    print(timing_line("explain (legal, played move)", t_explain))
     if t_illegal:
-        print(_line("explain (illegal observation)", t_illegal))
+        print(timing_line("explain (illegal observation)", t_illegal))
     print("bugs:", bugs)
     return 1 if bugs else 0
 

@@ -27,19 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import timing_line  # noqa: E402
 from companion.rules.telic import explain, legal_moves, play  # noqa: E402
 from companion.rules.telic.random_play import random_game  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def line(name: str, values: list[float]) -> str:
-    us = [v * 1e6 for v in values]
-    return (f"{name:<22} n={len(us):>7}  median={statistics.median(us):8.1f} us  "
-            f"p90={pct(us, 0.9):8.1f}  p99={pct(us, 0.99):8.1f}  max={max(us):8.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"turns per game         median={statistics.median(lengths):.0f}  "
           f"min={min(lengths)}  max={max(lengths)}  wins blue={wins['blue']} "
           f"red={wins['red']}")
-    print(line("legal_moves", gen_t))
-    print(line("explain (legal turn)", exp_t))
+    print(timing_line("legal_moves", gen_t, "us"))
+    print(timing_line("explain (legal turn)", exp_t, "us"))
     print(f"bugs: {bugs}")
     return 1 if bugs else 0
 
