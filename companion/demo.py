@@ -43,8 +43,8 @@ from companion.session import (
     Session,
     TextLog,
     Vision,
+    app_unless_headless,
     describe_lights,
-    find_app,
     open_store,
 )
 from firmware_bridge.colors import Color
@@ -389,11 +389,7 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
-    app = None
-    if not headless:
-        app, why = find_app()
-        if app is None:
-            say(why)
+    app = app_unless_headless(headless, say)
     store = open_store(db, say)
     try:
         profile = calibrate_table()

@@ -119,7 +119,7 @@ def _scores(db: str | None, as_json: bool) -> int:
 def _live(quest: Quest, args: Any) -> int:
     from companion.quest import QuestSession, QuestTextLog
     from companion.run import RunError, load_profile, open_board, open_camera
-    from companion.session import Vision, find_app, open_store
+    from companion.session import Vision, app_unless_headless, open_store
 
     if not args.profile:
         raise QuestCliError("--camera needs --profile PATH (made with companion calibrate)")
@@ -132,11 +132,7 @@ def _live(quest: Quest, args: Any) -> int:
         store = open_store(args.db, say)
     except (RunError, MatchLogError) as exc:
         raise QuestCliError(str(exc)) from None
-    app = None
-    if not args.headless:
-        app, why = find_app()
-        if app is None:
-            say(why)
+    app = app_unless_headless(args.headless, say)
     board = None
     try:
         board = open_board(args.bridge, say)
@@ -149,7 +145,7 @@ def _live(quest: Quest, args: Any) -> int:
     session = QuestSession(quest, player=args.player, vision=Vision.from_profile(profile),
                            source=source, board=board, store=store)
     try:
-        if app is not None and hasattr(app, "run_quest_app"):
+        if app is not None:
             app.run_quest_app(session)
             return 0
         say(f"{quest.title} for {session.player}: {len(session.found)} of {session.total} "

@@ -20,7 +20,7 @@ from companion.matchlog import MatchLogError, MatchStore
 from companion.quest import QuestSession, QuestTextLog
 from companion.rules.teleporters import Position, parse_square, square_name
 from companion.rules.teleporters.quests import Quest, check, solutions
-from companion.session import Vision, describe_lights, find_app, open_store
+from companion.session import Vision, app_unless_headless, describe_lights, open_store
 from vision.simtable import Hand, Scene, SimFrame, render
 from vision.sources import Frame, SourceEvent, SourceEventKind
 
@@ -136,11 +136,7 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
-    app = None
-    if not headless:
-        app, why = find_app()
-        if app is None:
-            say(why)
+    app = app_unless_headless(headless, say)
     try:
         store: MatchStore | None = open_store(db, say)
     except MatchLogError as exc:
@@ -158,7 +154,7 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
     session = QuestSession(Quest.QUEENS, player=PLAYER, vision=Vision.from_profile(profile),
                            source=table, board=board.link, store=store)
     try:
-        if app is not None and hasattr(app, "run_quest_app"):
+        if app is not None:
             app.run_quest_app(session)
             return 0
         say("tabletop-companion quest demo: 8 Queens on the simulated table. The player sets "

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.matchlog import MatchLogError, MatchStore
-from companion.session import BoardLink, Session, TextLog, find_app, open_store
+from companion.session import BoardLink, Session, TextLog, app_unless_headless, open_store
 from vision.errors import VisionError
 from vision.sources import CameraSource, Frame, SourceEvent
 
@@ -112,11 +112,7 @@ def run_live(*, camera: int, profile: str, bridge: str = "auto", db: str | None 
         print(line, file=out, flush=True)
 
     prof = load_profile(profile)
-    app = None
-    if not headless:
-        app, why = find_app()
-        if app is None:
-            say(why)
+    app = app_unless_headless(headless, say)
     try:
         store: MatchStore | None = open_store(db, say)
     except MatchLogError as exc:

@@ -735,6 +735,16 @@ def find_app() -> tuple[Any | None, str]:
     return app, ""
 
 
+def app_unless_headless(headless: bool, say: Callable[[str], None]) -> Any | None:
+    """The tablet app, or None when ``headless`` or when it cannot show here (said why)."""
+    if headless:
+        return None
+    app, why = find_app()
+    if app is None:
+        say(why)
+    return app
+
+
 def _env_display() -> bool:
     if sys.platform in ("darwin", "win32"):
         return True
@@ -845,4 +855,5 @@ class TextLog:
 
 
 __all__ = ["BoardLink", "RecordingBoard", "Session", "SessionError", "Sighting", "TextLog",
-           "Vision", "describe_event", "describe_lights", "find_app", "open_store"]
+           "Vision", "app_unless_headless", "describe_event", "describe_lights", "find_app",
+           "open_store"]
