@@ -296,10 +296,10 @@ def open_recording(spec: str, fps: float) -> FrameSource:
     """A video file or a folder of frames (at ``fps``). Raises :class:`RecordingError`."""
     path = Path(spec)
     if not path.exists():
+        if spec.isdigit():
+            raise RecordingError(f"{spec}: a recording is a video file or a folder of "
+                                 f"frames; to referee from camera {spec} use companion run")
         raise RecordingError(f"{spec}: no such file or folder")
-    if spec.isdigit() and not path.exists():
-        raise RecordingError(f"{spec}: a recording is a video file or a folder of frames; "
-                             "for a camera use companion run")
     try:
         return open_source(str(path), fps)
     except VisionError as exc:
@@ -359,15 +359,15 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     epoch = datetime.now().astimezone()
     tags = {"Event": "recording refereed", "Recording": str(Path(spec).resolve()),
             "RecordingStart": iso(epoch)}
-    if isinstance(source, VideoSource) or hasattr(source, "fps"):
-        tags["RecordingFps"] = f"{getattr(source, 'fps', fps):g}"
+    tags["RecordingFps"] = f"{getattr(source, 'fps', fps):g}"  # a video's own, or --fps
     start = Position.start().replace(to_move=Side(first))
-    session = Session(vision=Vision.from_profile(prof), store=store, start=start,
+    session = Session(vision=Vision.from_profile(prof), source=source, store=store, start=start,
                       config=RefereeConfig(recovery_after=accept_after,
                                            judge_unsure_after=JUDGE_UNSURE_AFTER_S),
                       players=players,
                       tags=tags, recording_epoch=epoch,
                       log_note="" if store is not None else "not recording")
+
     def on_update(update: Any) -> None:
         for ev in update.events:
             summary.take(ev)
@@ -378,6 +378,25 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     how = (f"the mat calibrated from the frame at {clock(cal_t)}" if cal_t is not None
            else f"profile {profile}")
     reporter.line(0.0, f"refereeing {name} ({size}) with {how}")
+    try:
+        _referee_frames(source, session, reporter, summary, prof.image_size, spec, err)
+        if summary.interrupted:
+            reporter.line(summary.seconds, f"interrupted: {len(summary.turns)} turns "
+                          "committed and kept")
+            session.note(f"refereeing interrupted at {clock(summary.seconds)} in the "
+                         "recording")
+        elif summary.winner is None:
+            _commit_last(session, reporter, summary, summary.seconds)
+        summary.illegal = list(reporter.illegal)
+        reporter.line(summary.seconds, _closing(summary, session, store))
+    finally:  # the session closes the source and the store, whatever happened
+        session.close()
+    return summary
+
+
+def _referee_frames(source: FrameSource, session: Session, reporter: Reporter,
+                    summary: Summary, size: tuple[int, int], spec: str, err: TextIO) -> None:
+    """Every frame of ``source`` through ``session``, until it ends or Ctrl-C."""
     progress = Progress(err, _frame_total(source))
     wall0 = time.monotonic()
     t = 0.0
@@ -393,7 +412,7 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
                     reporter.skipped(item.t, item.detail)
                 continue
             t = item.t
-            _check_size(item, prof.image_size, spec)
+            _check_size(item, size, spec)
             events = session.process(item.image, item.t)
             summary.frames += 1
             sighting = session.last_sighting
@@ -416,17 +435,6 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
         progress.done()
         summary.seconds = t
         summary.wall_s = time.monotonic() - wall0
-    try:
-        if summary.interrupted:
-            reporter.line(t, f"interrupted: {len(summary.turns)} turns committed and kept")
-            session.note(f"refereeing interrupted at {clock(t)} in the recording")
-        elif summary.winner is None:
-            _commit_last(session, reporter, summary, t)
-        summary.illegal = list(reporter.illegal)
-        reporter.line(t, _closing(summary, session, store))
-    finally:
-        session.close()
-    return summary
 
 
 def _check_size(frame: Frame, size: tuple[int, int], spec: str) -> None:
