@@ -336,9 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="frame rate of a folder of images (default 10; a video has its own)")
     ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
     ref.add_argument("--game", choices=GAMES, default="teleporters")
-    ref.add_argument("--first", choices=["south", "north"], default="south",
-                     help="the side that moves first (default south; the referee also notices "
-                     "when the other side does)")
+    ref.add_argument("--first", choices=["south", "north"],
+                     help="the side that moves first (default south, or --start's; the referee "
+                     "also notices when the other side does)")
+    ref.add_argument("--start", metavar="POSITION",
+                     help="the board when the recording begins, JSON or text (default the "
+                     "set-up; needs --profile)")
     ref.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
                      default="bottom", help="where south's edge is in the picture, when "
                      "calibrating from the recording (default bottom)")
@@ -590,7 +593,8 @@ def _cmd_referee(args: argparse.Namespace) -> int:
     try:
         summary = referee_recording(
             args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
-            first=args.first, south_at=args.south_at, accept_after=args.accept_after)
+            first=args.first, south_at=args.south_at, accept_after=args.accept_after,
+            start=None if args.start is None else _read_position(args.start))
     except (RecordingError, MatchLogError) as exc:
         raise BadInput(str(exc)) from None
     return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK

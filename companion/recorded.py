@@ -319,19 +319,25 @@ def _frame_total(source: FrameSource) -> int | None:
 
 
 def referee_recording(spec: str, *, profile: str | None = None, db: str | None = None,
-                      fps: float = 10.0, as_json: bool = False, first: str = "south",
+                      fps: float = 10.0, as_json: bool = False, first: str | None = None,
+                      start: Position | None = None,
                       south_at: str = "bottom", accept_after: float = ACCEPT_AFTER_S,
                       out: TextIO | None = None, err: TextIO | None = None,
                       players: dict[str, str] | None = None) -> Summary:
-    """Referee the recording at ``spec``. Raises :class:`RecordingError` for input that cannot
-    be used (and ``MatchLogError`` for an unusable ``db``); Ctrl-C ends the run early, with
-    ``Summary.interrupted`` set and everything committed kept."""
+    """Referee the recording at ``spec``, from ``start`` (default the set-up; a recording that
+    begins mid-game needs a ``profile``), ``first`` to move (default ``start``'s). Raises
+    :class:`RecordingError` for input that cannot be used (and ``MatchLogError`` for an
+    unusable ``db``); Ctrl-C ends the run early, with ``Summary.interrupted`` set and
+    everything committed kept."""
     out = out or sys.stdout
     err = err or sys.stderr
     if fps <= 0:
         raise RecordingError(f"--fps must be positive, got {fps:g}")
     if accept_after < 0:
         raise RecordingError(f"--accept-after must be 0 or more seconds, got {accept_after:g}")
+    if start is not None and profile is None:
+        raise RecordingError("--start needs --profile: the mat is calibrated from the set-up, "
+                             "which a recording that begins mid-game does not show")
     reporter = Reporter(out, as_json)
     source = open_recording(spec, fps)
     if profile is not None:
@@ -360,7 +366,9 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     tags = {"Event": "recording refereed", "Recording": str(Path(spec).resolve()),
             "RecordingStart": iso(epoch)}
     tags["RecordingFps"] = f"{getattr(source, 'fps', fps):g}"  # a video's own, or --fps
-    start = Position.start().replace(to_move=Side(first))
+    start = start or Position.start()
+    if first is not None:
+        start = start.replace(to_move=Side(first))
     session = Session(vision=Vision.from_profile(prof), source=source, store=store, start=start,
                       config=RefereeConfig(recovery_after=accept_after,
                                            judge_unsure_after=JUDGE_UNSURE_AFTER_S),

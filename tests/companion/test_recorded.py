@@ -205,6 +205,12 @@ def test_cli_exit_codes_and_messages(clips, tmp_path: Path, capsys) -> None:
     assert "holds no images" in capsys.readouterr().err
     assert main(["referee", "--source", str(path), "--game", "portals"]) == 2
     assert "only the Teleporters mat" in capsys.readouterr().err
+    assert main(["referee", "--source", str(path), "--start", str(path)]) == 2
+    assert f"cannot read {path}" in capsys.readouterr().err
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(Position.start().to_json()))
+    assert main(["referee", "--source", str(path), "--start", str(start)]) == 2
+    assert "--start needs --profile" in capsys.readouterr().err
     assert main(["referee", "--source", str(path), "--fps", "0"]) == 2
     assert "--fps must be positive" in capsys.readouterr().err
     assert main(["referee", "--source", str(path), "--profile",
@@ -310,3 +316,37 @@ def test_a_board_unexplained_for_a_while_is_taken_as_seen_and_said(clips, tmp_pa
         (item,) = store.list_matches()
         match = store.get_match(item.id)
     assert any(type(e.data).__name__ == "Correction" for e in match.events)
+
+
+def test_a_winning_turn_ends_the_match_with_a_win_event(tmp_path: Path) -> None:
+    """Issue 8, Output: {"event": "win", "side": ...} when a turn wins; with --profile and
+    --start the recording need not begin on the set-up (here: the demo's match, south's
+    winning move)."""
+    from calibration.profile import calibrate
+    from companion.demo import DEMO_START
+    from companion.rules.teleporters import end_turn
+    from vision.simtable import render
+
+    pos = Position.from_text(DEMO_START)
+    for turn in (("Pd7-d8", "Pg7-f8", "Vb5se-f5ne>e8"), ("Pe8-f7", "Ph4-h2")):
+        state = TurnState()
+        for text in turn:
+            pos, state = play(pos, parse_move(text), state)
+        pos = end_turn(pos)
+    scene = sample_scene(seed=9)
+    clip = make_clip(ClipScript(turns=(("Pe6-e8",),), start=pos), scene)
+    write_folder(clip.frames(), tmp_path / "frames")
+    profile = tmp_path / "profile.json"
+    calibrate(render(Position.start().to_json(), scene).image).save(profile)
+    out = io.StringIO()
+    summary = referee_recording(str(tmp_path / "frames"), profile=str(profile), start=pos,
+                                db=str(tmp_path / "m.sqlite"), as_json=True, out=out,
+                                err=io.StringIO())
+    docs = [json.loads(line) for line in out.getvalue().splitlines()]
+    (win,) = [d for d in docs if d["event"] == "win"]
+    assert win["side"] == "south" and summary.winner is not None
+    (turn,) = [d for d in docs if d["event"] == "turn"]
+    assert turn["moves"] == ["Pe6-e8"] and turn["by"] == "recording_ended"
+    with MatchStore(tmp_path / "m.sqlite") as store:
+        (item,) = store.list_matches()
+        assert store.get_match(item.id).result.value == "south"
