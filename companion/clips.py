@@ -29,6 +29,7 @@ from companion.rules.teleporters import (
     end_turn,
     explain,
     parse_move,
+    parse_square,
     play,
 )
 from vision.simtable import CameraPose, Hand, Lighting, Scene, SimFrame, render
@@ -188,8 +189,6 @@ def _reach(side: str, square: int, n: int) -> tuple[tuple[Hand, ...], int]:
 
 
 def _slide(position: Position, pole: str, to: str) -> Position:
-    from companion.rules.teleporters import parse_square
-
     a, b = parse_square(pole), parse_square(to)
     poles = list(position.poles)
     if poles[a] is None or poles[b] is not None:
@@ -251,8 +250,6 @@ def make_clip(script: ClipScript = ClipScript(), scene: Scene | None = None,
                     if explain(board, wrong, turn).legal:
                         raise ClipError(f"slip {slip.pole}-{slip.to} in turn {k + 1} is a "
                                         "legal move: a slip must be illegal")
-                    from companion.rules.teleporters import parse_square
-
                     sq = parse_square(slip.pole)
                     hand_change(board, wrong, sq, side)
                     seen = still(wrong, SLIP_HOLD_S, rest)
