@@ -350,3 +350,17 @@ def test_a_winning_turn_ends_the_match_with_a_win_event(tmp_path: Path) -> None:
     with MatchStore(tmp_path / "m.sqlite") as store:
         (item,) = store.list_matches()
         assert store.get_match(item.id).result.value == "south"
+
+
+def test_companion_clip_writes_a_sample_recording(tmp_path: Path, capsys) -> None:
+    """`companion clip` records the sample match to try `referee` on; bad sizes exit 2."""
+    out = tmp_path / "frames"
+    assert main(["clip", "--out", str(out), "--size", "320x180", "--fps", "4"]) == 0
+    text = capsys.readouterr().out
+    files = list(out.glob("frame_*.jpg"))
+    assert f"{len(files)} frames" in text and "slip f8-f5" in text
+    assert "turn 5 south: Vc3se-c7nwxb7" in text
+    assert main(["clip", "--out", str(tmp_path / "x.gif")]) == 2
+    assert ".mp4, .avi, .mkv or .mov" in capsys.readouterr().err
+    assert main(["clip", "--out", str(out), "--size", "big"]) == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
