@@ -24,7 +24,8 @@ from companion.rules.portal_hex import (
     parse_move,
     play,
 )
-from companion.rules.portal_hex.movegen import apply_unchecked
+from companion.rules.portal_hex.movegen import apply_unchecked, pass_allowed
+from companion.rules.portal_hex.moves import PASS
 from companion.rules.portal_hex.random_play import (
     guided_move,
     random_game,
@@ -59,6 +60,22 @@ def test_json_and_notation_round_trip(seed: int, plies: int, guided: bool) -> No
         for move in legal_moves(p, roll):
             assert parse_move(move.notation()) == move
             assert check_move(p, move, roll) is None, (move, roll)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 200), guided=st.booleans())
+def test_pass_is_allowed_exactly_when_legal_moves_offers_it(seed: int, plies: int,
+                                                            guided: bool) -> None:
+    """Przebieg rozgrywki, "W przypadku braku możliwości wykonania ruchu tura się kończy"
+    (with no possible action the turn ends): the quick check that does not list every build
+    agrees with the full list, for every roll, and its example action is a legal one."""
+    p = _position(seed, plies, guided)
+    for roll in [None] + (list(range(1, 9)) if p.variant.dice else []):
+        moves = legal_moves(p, roll)
+        may, example = pass_allowed(p, roll)
+        assert may == (PASS in moves), roll
+        if not may and moves:
+            assert example is not None and check_move(p, example, roll) is None
 
 
 @FAST

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterator
 
 from companion.rules.errors import MoveError, PositionError
 from companion.rules.portal_hex.board import Cell, Colour, Kind, Variant, check_roll
@@ -162,12 +163,12 @@ def _demon_exits(pos: Position, i: int, move: Move) -> tuple[int, ...]:
 # -- building ----------------------------------------------------------------------------------
 
 
-def build_moves(pos: Position) -> list[Move]:
-    """Every new portal and platform the player to move may build, with its arrows."""
+def _build_sites(pos: Position) -> Iterator[tuple[int, list[Cell], list[Cell]]]:
+    """Each empty cell with the neighbours a new element there could join: (cell, platforms a
+    new portal may join, portals a new platform may join), both sorted."""
     geo, kinds, me = pos.geometry, pos.kinds, pos.to_move
     starts = start_cells(pos.variant)
     cells = geo.cells
-    out: list[Move] = []
     for c, kind in enumerate(kinds):
         if kind is not None:
             continue
@@ -181,14 +182,56 @@ def build_moves(pos: Position) -> list[Move]:
                 portals.append(cells[j])
             elif k is not Kind.START or starts[j] is me:
                 plats.append(cells[j])
-        plats.sort()
-        portals.sort()
+        if plats or portals:
+            yield c, sorted(plats), sorted(portals)
+
+
+def build_moves(pos: Position) -> list[Move]:
+    """Every new portal and platform the player to move may build, with its arrows."""
+    cells = pos.geometry.cells
+    out: list[Move] = []
+    for c, plats, portals in _build_sites(pos):
         for action, others in ((Action.PORTAL, plats), (Action.PLATFORM, portals)):
             for assign in _assignments(len(others)):
                 ins = tuple(o for o, a in zip(others, assign, strict=True) if a == 1)
                 outs = tuple(o for o, a in zip(others, assign, strict=True) if a == 2)
                 out.append(_build(action, cells[c], ins, outs))
     return out
+
+
+def _first_build(pos: Position) -> Move | None:
+    """One build the player to move may make, found without listing them all (a board can
+    allow thousands)."""
+    for c, plats, portals in _build_sites(pos):
+        action, others = (Action.PORTAL, plats) if plats else (Action.PLATFORM, portals)
+        return _build(action, pos.geometry.cells[c], (others[0],), ())
+    return None
+
+
+def _first_fire(pos: Position) -> Move | None:
+    for i, kind in enumerate(pos.kinds):
+        if kind is Kind.PORTAL:
+            found = fire_moves(pos, i)
+            if found:
+                return found[0]
+    return None
+
+
+def pass_allowed(pos: Position, roll: int | None = None) -> tuple[bool, Move | None]:
+    """Whether ``pass`` is a legal turn (``pass in legal_moves(pos, roll)``), and when it is
+    not an action that could be taken instead; without listing every build."""
+    check_roll(pos.variant, roll)
+    if pos.winner() is not None:
+        return False, None
+    allowed = allowed_actions(pos, roll)
+    take_off = TAKE_OFF if Action.CENTRUM in allowed else None
+    start = START if Action.START in allowed and start_violation(pos) is None else None
+    fire = _first_fire(pos) if Action.FIRE in allowed else None
+    build = _first_build(pos) if Action.PORTAL in allowed else None
+    example = take_off or start or fire or build
+    if pos.variant.dice and roll is None:  # some roll may leave nothing to do
+        return not (build and fire and start), example
+    return example is None, example
 
 
 def _build(action: Action, cell: Cell, ins: tuple[Cell, ...], outs: tuple[Cell, ...]) -> Move:
@@ -304,12 +347,12 @@ def check_move(pos: Position, move: Move, roll: int | None = None) -> Violation 
         return Violation(Rule.GAME_OVER, (), f"the game is over: {won.value} has already won")
     action = move.action
     if action is Action.PASS:
-        moves = legal_moves(pos, roll)
-        if PASS in moves:
+        may, example = pass_allowed(pos, roll)
+        if may:
             return None
-        example = moves[0]
+        assert example is not None
         return Violation(Rule.MUST_MOVE, example.cells(),
-                         f"{me.value} cannot pass: {len(moves)} action(s) are possible, e.g. "
+                         f"{me.value} cannot pass: an action is possible, e.g. "
                          f"'{example.notation()}', and a possible action must be taken")
     centre = geo.centre
     if action is Action.CENTRUM and not own_on_centrum(pos):
