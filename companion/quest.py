@@ -189,7 +189,11 @@ class QuestSession:
                 return
 
     def close(self) -> None:
-        self._stop.set()
+        """Stop :meth:`run` and close the source, the board and the store (once)."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._stop.set()
         for thing in (self._source, self._board, self._store):
             if thing is not None:
                 try:
