@@ -118,13 +118,12 @@ def _other_judge(args: argparse.Namespace) -> int:
     for path in (args.start, args.now):
         try:
             text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            # Portal (hex): what is seen may break a building rule, and explain names it.
+            lenient = {"strict": False} if args.game == "portal-hex" and path is args.now else {}
             if not text.strip().startswith("{") and hasattr(game.Position, "from_text"):
-                docs.append(game.Position.from_text(text.strip()))
-            elif args.game == "portal-hex" and path is args.now:
-                # What is seen may break a building rule: explain names it.
-                docs.append(game.Position.from_json(json.loads(text), strict=False))
+                docs.append(game.Position.from_text(text.strip(), **lenient))
             else:
-                docs.append(game.Position.from_json(json.loads(text)))
+                docs.append(game.Position.from_json(json.loads(text), **lenient))
         except OSError as exc:
             raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -197,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--players", type=int, metavar="N",
                        help="portal-hex: the number of players, 2-6 (default 2)")
     setup.add_argument("--text", action="store_true",
-                       help="print text notation, not JSON (teleporters, portals, telic)")
+                       help="print text notation, not JSON")
     setup.set_defaults(func=_cmd_setup)
 
     judge = sub.add_parser(

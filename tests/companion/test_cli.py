@@ -248,3 +248,15 @@ def test_portals_and_telic_text_notation_on_the_command_line(
     a.write_text("nonsense here")
     assert main(["judge", "--game", "portals", str(a), str(b)]) == 2
     assert str(a) in capsys.readouterr().err
+
+
+def test_portal_hex_judge_reads_a_rule_breaking_text_board(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: NOW in the text notation is read leniently too, so the broken building rule
+    is named (exit 1), not refused as bad input."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    assert main(["setup", "--game", "portal-hex", "--text"]) == 0
+    a.write_text(capsys.readouterr().out)
+    b.write_text("red | platforms 1,0 | -\n")
+    assert main(["judge", "--game", "portal-hex", str(a), str(b)]) == 1
+    assert "joined to no portal" in capsys.readouterr().out

@@ -15,11 +15,21 @@ arrows between neighbouring elements, each pair joined once in one direction, on
 platform, no more pawns than a player owns). :meth:`Position.from_json` by default also
 checks the building rules (``strict``); ``strict=False`` reads what a camera might see on a
 board where someone broke a rule, so that ``explain`` can name the rule.
+
+Text form (one line, :meth:`Position.to_text` / :meth:`Position.from_text`; grammar in
+docs/rules/portal-hex.md, "Text notation")::
+
+    red players=3 demons | portal 1,-1 < 2,-1 > 1,0; platforms 1,0 2,-1 | 2,-1:red | reached=blue
+
+the side to move and the non-default variant flags; the elements (each portal with its
+entrances ``<`` and exits ``>``, the platforms, and ``arrows a>b`` for arrows joining two
+portals or two platforms); the pawns; ``reached=`` when not empty. ``-`` is an empty part.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -273,6 +283,69 @@ class Position:
                 raise PositionError(faults[0][2])
         return pos
 
+    # -- text ----------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The one-line text form (docs/rules/portal-hex.md, "Text notation");
+        ``from_text(p.to_text(), strict=False) == p`` for every position, and with the default
+        ``strict`` for every position a legal game reaches."""
+        geo = self.geometry
+        head = [self.to_move.value]
+        for name, value in self.variant.to_json().items():
+            head.append(name if value is True else f"{name}={value}")
+        links = self.links()
+        items: list[str] = []
+        for i, kind in enumerate(self.kinds):
+            if kind is not Kind.PORTAL:
+                continue
+            item = ["portal", geo.name(i)]
+            for mark, ends in (("<", links.ins[i]), (">", links.outs[i])):
+                platforms = [geo.name(j) for j in sorted(ends)
+                             if self.kinds[j] is not Kind.PORTAL]
+                if platforms:
+                    item += [mark, *platforms]
+            items.append(" ".join(item))
+        platforms = [geo.name(i) for i, k in enumerate(self.kinds) if k is Kind.PLATFORM]
+        if platforms:
+            items.append("platforms " + " ".join(platforms))
+        odd = [f"{geo.name(a)}>{geo.name(b)}" for a, b in self.arrows
+               if (self.kinds[a] is Kind.PORTAL) == (self.kinds[b] is Kind.PORTAL)]
+        if odd:
+            items.append("arrows " + " ".join(odd))
+        pawns = [f"{geo.name(i)}:{','.join([s[0].value] * s[1])}"
+                 for i, s in enumerate(self.pawns) if s is not None]
+        parts = [" ".join(head), "; ".join(items) or "-", " ".join(pawns) or "-"]
+        if self.reached:
+            parts.append("reached=" + ",".join(c.value for c in self.variant.colours
+                                               if c in self.reached))
+        return " | ".join(parts)
+
+    @classmethod
+    def from_text(cls, text: str, strict: bool = True) -> Position:
+        """Parse :meth:`to_text`'s form. Raises :class:`PositionError` naming the bad part.
+        The text becomes a JSON document read by :meth:`from_json` (with ``strict``), so
+        everything the JSON form refuses is refused here too, with the same message."""
+        if not isinstance(text, str):
+            raise PositionError(f"position text must be a string, got {type(text).__name__}")
+        parts = [part.strip() for part in text.split("|")]
+        if len(parts) not in (3, 4):
+            raise PositionError(f"position text {text!r} has {len(parts)} part(s) separated "
+                                "by '|': it needs the side to move, the elements, the pawns "
+                                "and optionally reached=...")
+        doc: dict[str, Any] = {"game": "portal-hex"}
+        _read_head(parts[0], doc)
+        doc["cells"], doc["arrows"] = _read_elements(parts[1])
+        doc["pawns"] = _read_pawns(parts[2])
+        if len(parts) == 4:
+            key, sep, value = parts[3].partition("=")
+            if key.strip() != "reached" or not sep or not value.strip():
+                raise PositionError(f"the fourth part {parts[3]!r} should be reached=colour,... "
+                                    "(leave it out when nobody has reached CENTRUM)")
+            doc["reached"] = [c.strip() for c in value.split(",")]
+            if len(set(doc["reached"])) != len(doc["reached"]):
+                raise PositionError(f"a colour is given twice in {parts[3]!r}")
+        return cls.from_json(doc, strict)
+
     @classmethod
     def from_cells(cls, variant: Variant, elements: Mapping[Cell, Kind] | None = None,
                    arrows: Iterable[tuple[Cell, Cell]] = (),
@@ -294,6 +367,122 @@ class Position:
 
     def __str__(self) -> str:
         return self.to_json_text()
+
+
+_INT_FLAGS = ("radius", "players", "pawns", "per_platform")
+_BOOL_FLAGS = ("demons", "dice")
+_NUMBER = re.compile(r"[0-9]+")
+
+
+def _read_head(head: str, doc: dict[str, Any]) -> None:
+    """The side to move and the variant flags (``radius=5``, ``demons``) into ``doc``."""
+    words = head.split()
+    if not words:
+        raise PositionError("the first part of a position text names the side to move, "
+                            "e.g. 'red', and is empty")
+    doc["to_move"] = words[0]
+    variant: dict[str, Any] = {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if sep and key in _INT_FLAGS:
+            if not _NUMBER.fullmatch(value):
+                raise PositionError(f"variant flag {word!r}: {key} takes a whole number")
+            parsed: Any = int(value)
+        elif not sep and key in _BOOL_FLAGS:
+            parsed = True
+        else:
+            raise PositionError(f"unknown variant flag {word!r} after the side to move: flags "
+                                "are radius=N, players=N, pawns=N, per_platform=N, demons "
+                                "and dice")
+        if key in variant:
+            raise PositionError(f"variant flag {key!r} is given twice in {head!r}")
+        variant[key] = parsed
+    if variant:
+        doc["variant"] = variant
+
+
+def _text_cell(name: str, where: str) -> str:
+    """A cell of the text, checked for form (the board's radius is checked by from_json)."""
+    try:
+        return cell_name(parse_cell(name))
+    except PositionError as exc:
+        raise PositionError(f"{where}: {exc}") from None
+
+
+def _read_elements(part: str) -> tuple[dict[str, str], list[list[str]]]:
+    """``portal C < ins > outs; platforms ...; arrows a>b ...`` -> JSON cells and arrows."""
+    cells: dict[str, str] = {}
+    arrows: list[list[str]] = []
+    if part == "-":
+        return cells, arrows
+
+    def put(cell: str, kind: str, item: str) -> None:
+        if cell in cells:
+            raise PositionError(f"cell {cell} is given twice in the elements ({item!r})")
+        cells[cell] = kind
+
+    for item in (i.strip() for i in part.split(";")):
+        words = item.replace("<", " < ").replace(">", " > ").split()
+        if not words:
+            raise PositionError(f"an empty element in {part!r} (elements are separated by "
+                                "';'; write '-' for none)")
+        if words[0] == "portal":
+            if len(words) < 2 or words[1] in ("<", ">"):
+                raise PositionError(f"element {item!r} should name the portal's cell: "
+                                    "portal q,r < entrances > exits")
+            portal = _text_cell(words[1], f"element {item!r}")
+            put(portal, "portal", item)
+            mark = ""
+            marks: set[str] = set()
+            for word in words[2:]:
+                if word in ("<", ">"):
+                    if word in marks:
+                        raise PositionError(f"element {item!r} has two '{word}' lists")
+                    mark = word
+                    marks.add(word)
+                elif not mark:
+                    raise PositionError(f"element {item!r}: {word!r} comes before '<' "
+                                        "(entrances) or '>' (exits)")
+                else:
+                    other = _text_cell(word, f"element {item!r}")
+                    arrows.append([other, portal] if mark == "<" else [portal, other])
+        elif words[0] == "platforms":
+            if len(words) < 2:
+                raise PositionError(f"element {item!r} lists no cells")
+            for word in words[1:]:
+                put(_text_cell(word, f"element {item!r}"), "platform", item)
+        elif words[0] == "arrows":
+            rest = words[1:]
+            if not rest or len(rest) % 3 or any(rest[k] != ">" for k in range(1, len(rest), 3)):
+                raise PositionError(f"element {item!r} should list arrows from>to, such as "
+                                    "'arrows 1,-1>2,-1'")
+            for k in range(0, len(rest), 3):
+                arrows.append([_text_cell(rest[k], f"element {item!r}"),
+                               _text_cell(rest[k + 2], f"element {item!r}")])
+        else:
+            raise PositionError(f"unknown element {item!r}: elements are 'portal q,r < "
+                                "entrances > exits', 'platforms q,r ...' and 'arrows a>b ...'")
+    return cells, arrows
+
+
+def _read_pawns(part: str) -> dict[str, list[str]]:
+    """``2,-1:red 3,-2:red,red 1,0:demon`` -> the JSON pawns object."""
+    pawns: dict[str, list[str]] = {}
+    if part == "-":
+        return pawns
+    for entry in part.split():
+        name, sep, owners = entry.partition(":")
+        if not sep or not owners:
+            raise PositionError(f"pawn entry {entry!r} should look like 2,-1:red or "
+                                "3,-2:red,red (cell, colon, the pawns)")
+        cell = _text_cell(name, f"pawn entry {entry!r}")
+        if cell in pawns:
+            raise PositionError(f"cell {cell} is given twice in the pawns")
+        items = owners.split(",")
+        if "" in items:
+            raise PositionError(f"pawn entry {entry!r} has an empty colour")
+        pawns[cell] = items
+    return pawns
 
 
 def _what(kind: Kind | None) -> str:
