@@ -93,6 +93,31 @@ class Broken(Protocol):
     def message(self) -> str: ...
 
 
+class Judgement:
+    """What every game's ``Explanation`` shares. Subclasses are frozen dataclasses with the
+    fields ``moves``, ``alternatives`` and ``violations``."""
+
+    __slots__ = ()
+    moves: Sequence[Any]
+    alternatives: Sequence[Any]
+    violations: Sequence[Any]
+
+    @property
+    def move(self) -> Any:
+        """The (first) move found, or None."""
+        return self.moves[0] if self.moves else None
+
+    @property
+    def ambiguous(self) -> bool:
+        """Other moves give the same board too."""
+        return bool(self.alternatives)
+
+    @property
+    def reason(self) -> Any:
+        """The first rule broken, or None when legal."""
+        return self.violations[0] if self.violations else None
+
+
 def violation_json(v: Broken, key: str, places: Sequence[Any], name: Callable[[Any], str]
                    ) -> dict[str, Any]:
     """``{"rule", "clause", key: [names], "message"}``: a violation's JSON in every game."""

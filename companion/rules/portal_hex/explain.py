@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import describe_illegal, in_order_once
+from companion.rules.common import Judgement, describe_illegal, in_order_once
 from companion.rules.errors import RulesError
 from companion.rules.portal_hex.board import Cell, Colour, Kind, cell_name, check_roll
 from companion.rules.portal_hex.clauses import Rule, Violation
@@ -26,24 +26,15 @@ from companion.rules.portal_hex.position import Position, board_faults
 
 
 @dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(Judgement):
     legal: bool
     moves: tuple[Move, ...] = ()  # the turn (one move) when legal
     alternatives: tuple[Move, ...] = ()  # other moves giving the same board
     violations: tuple[Violation, ...] = ()
     winner: Colour | None = None
 
-    @property
-    def move(self) -> Move | None:
-        return self.moves[0] if self.moves else None
 
-    @property
-    def ambiguous(self) -> bool:
-        return bool(self.alternatives)
 
-    @property
-    def reason(self) -> Violation | None:
-        return self.violations[0] if self.violations else None
 
     @property
     def cells(self) -> tuple[Cell, ...]:

@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import Clause, describe_illegal, in_order_once, violation_json
+from companion.rules.common import (
+    Clause,
+    Judgement,
+    describe_illegal,
+    in_order_once,
+    violation_json,
+)
 from companion.rules.portals.board import (
     MAX_ROLL,
     Kind,
@@ -64,24 +70,15 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(Judgement):
     legal: bool
     moves: tuple[Move, ...] = ()  # the turn (one move) when legal
     alternatives: tuple[Move, ...] = ()  # other moves with the same result
     violations: tuple[Violation, ...] = ()
     winner: Side | None = None
 
-    @property
-    def move(self) -> Move | None:
-        return self.moves[0] if self.moves else None
 
-    @property
-    def ambiguous(self) -> bool:
-        return bool(self.alternatives)
 
-    @property
-    def reason(self) -> Violation | None:
-        return self.violations[0] if self.violations else None
 
     @property
     def squares(self) -> tuple[Square, ...]:

@@ -16,7 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.common import Clause, describe_illegal, in_order_once, violation_json
+from companion.rules.common import (
+    Clause,
+    Judgement,
+    describe_illegal,
+    in_order_once,
+    violation_json,
+)
 from companion.rules.teleporters.board import (
     EDGES,
     NEIGHBOURS,
@@ -94,7 +100,7 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(Judgement):
     legal: bool
     moves: tuple[Move, ...] = ()
     turn: TurnState = field(default_factory=TurnState)
@@ -102,13 +108,7 @@ class Explanation:
     violations: tuple[Violation, ...] = ()
     winner: Side | None = None
 
-    @property
-    def ambiguous(self) -> bool:
-        return bool(self.alternatives)
 
-    @property
-    def reason(self) -> Violation | None:
-        return self.violations[0] if self.violations else None
 
     @property
     def squares(self) -> tuple[Square, ...]:

@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import Clause, describe_illegal, in_order_once, violation_json
+from companion.rules.common import (
+    Clause,
+    Judgement,
+    describe_illegal,
+    in_order_once,
+    violation_json,
+)
 from companion.rules.telic.board import (
     ENTRANCES,
     Face,
@@ -61,24 +67,18 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(Judgement):
     legal: bool
     moves: tuple[Move, ...] = ()  # the legal moves that give the observed board (1 unless tied)
     roll: Face | None = None
     violations: tuple[Violation, ...] = ()
     winner: Side | None = None
 
-    @property
-    def move(self) -> Move | None:
-        return self.moves[0] if self.moves else None
 
     @property
     def ambiguous(self) -> bool:
         return len(self.moves) > 1
 
-    @property
-    def reason(self) -> Violation | None:
-        return self.violations[0] if self.violations else None
 
     @property
     def spaces(self) -> tuple[Space, ...]:
