@@ -251,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_bridge(sub)
 
+    from companion.matchlog.cli import add_db_argument
     from companion.matchlog.cli import register as register_matches
 
     register_matches(sub)
@@ -264,8 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="print the events as text instead of opening the app")
     demo.add_argument("--fast", action="store_true",
                       help="no real-time pacing in the app (text output is never paced)")
-    demo.add_argument("--db", metavar="PATH",
-                      help="match store to record into (default: $COMPANION_DB or the user's)")
+    add_db_argument(demo)
     demo.add_argument("--quest", action="store_true",
                       help="the 8 Queens Solitaire Quest instead: a layout with one mistake, "
                       "flagged on the LEDs, then put right")
@@ -294,9 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     quest.add_argument("--profile", metavar="PATH", help="mat profile (with --camera)")
     quest.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                        help="the LED board's serial port (with --camera; default auto)")
-    quest.add_argument("--db", metavar="PATH",
-                       help="match store the scores are kept in (default: $COMPANION_DB or "
-                       "the user's)")
+    add_db_argument(quest)
     quest.add_argument("--headless", action="store_true",
                        help="with --camera: print verdicts instead of opening the app")
     quest.set_defaults(func=_cmd_quest)
@@ -311,8 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="mat profile from `companion calibrate`")
     run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                      help="the LED/die board's serial port (default auto: found by USB id)")
-    run.add_argument("--db", metavar="PATH",
-                     help="match store to record into (default: $COMPANION_DB or the user's)")
+    add_db_argument(run)
     run.add_argument("--headless", action="store_true",
                      help="print the events as text instead of opening the app")
     run.set_defaults(func=_cmd_run)
@@ -329,8 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--profile", metavar="PATH", help="mat profile from `companion "
                      "calibrate` (default: calibrate from the first still frame, which must "
                      "show the start position)")
-    ref.add_argument("--db", metavar="PATH",
-                     help="match store to record into (default: $COMPANION_DB or the user's)")
+    add_db_argument(ref)
     ref.add_argument("--fps", type=float, default=10.0, metavar="N",
                      help="frame rate of a folder of images (default 10; a video has its own)")
     ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
