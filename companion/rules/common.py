@@ -58,8 +58,9 @@ def loads_strict(text: str | bytes) -> Any:
         raise PositionError(f"not valid JSON: {exc}") from None
 
 
-def position_object(doc: object, game: str) -> dict[str, Any]:
-    """A position document as a JSON object of ``game`` (text is parsed strictly first)."""
+def position_object(doc: object, game: str, fields: Iterable[str] = ()) -> dict[str, Any]:
+    """A position document as a JSON object of ``game`` (text is parsed strictly first),
+    with no field but ``game``, ``to_move`` and ``fields``."""
     if isinstance(doc, (str, bytes)):
         doc = loads_strict(doc)
     if not isinstance(doc, dict):
@@ -67,6 +68,9 @@ def position_object(doc: object, game: str) -> dict[str, Any]:
     found = doc.get("game", game)
     if found != game:
         raise PositionError(f"this is a {found!r} position, not a {game} one")
+    unknown = set(doc) - {"game", "to_move", *fields}
+    if unknown:
+        raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
     return doc
 
 
@@ -116,6 +120,38 @@ class Judgement:
     def reason(self) -> Any:
         """The first rule broken, or None when legal."""
         return self.violations[0] if self.violations else None
+
+
+class OneMoveJudgement(Judgement):
+    """The explanation of a game whose turn is one move (Portals, Portal): the same JSON and
+    words, the places named by the game (``squares`` / ``cells``)."""
+
+    __slots__ = ()
+    legal: bool
+    winner: Any
+
+    def one_move_json(self, key: str, places: Sequence[Any], name: Callable[[Any], str]
+                      ) -> dict[str, Any]:
+        doc: dict[str, Any] = {"legal": self.legal}
+        if self.legal:
+            doc["moves"] = [m.notation() for m in self.moves]
+            doc["alternatives"] = [m.notation() for m in self.alternatives]
+            doc["winner"] = self.winner.value if self.winner else None
+        else:
+            doc["reason"] = self.violations[0].to_json()
+            doc["violations"] = [v.to_json() for v in self.violations]
+        doc[key] = [name(p) for p in places]
+        return doc
+
+    def describe(self) -> str:
+        if not self.legal:
+            return describe_illegal(self.violations)
+        text = "legal: " + " ".join(m.notation() for m in self.moves)
+        if self.alternatives:
+            text += "\n  or: " + " ".join(m.notation() for m in self.alternatives)
+        if self.winner:
+            text += f"\n  {self.winner.value} wins"
+        return text
 
 
 def violation_json(v: Broken, key: str, places: Sequence[Any], name: Callable[[Any], str]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import Judgement, describe_illegal, in_order_once
+from companion.rules.common import OneMoveJudgement, in_order_once
 from companion.rules.errors import RulesError
 from companion.rules.portal_hex.board import Cell, Colour, Kind, cell_name, check_roll
 from companion.rules.portal_hex.clauses import Rule, Violation
@@ -26,7 +26,7 @@ from companion.rules.portal_hex.position import Position, board_faults
 
 
 @dataclass(frozen=True, slots=True)
-class Explanation(Judgement):
+class Explanation(OneMoveJudgement):
     legal: bool
     moves: tuple[Move, ...] = ()  # the turn (one move) when legal
     alternatives: tuple[Move, ...] = ()  # other moves giving the same board
@@ -46,26 +46,7 @@ class Explanation(Judgement):
         return self.cells
 
     def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"legal": self.legal}
-        if self.legal:
-            doc["moves"] = [m.notation() for m in self.moves]
-            doc["alternatives"] = [m.notation() for m in self.alternatives]
-            doc["winner"] = self.winner.value if self.winner else None
-        else:
-            doc["reason"] = self.violations[0].to_json()
-            doc["violations"] = [v.to_json() for v in self.violations]
-        doc["cells"] = [cell_name(c) for c in self.cells]
-        return doc
-
-    def describe(self) -> str:
-        if not self.legal:
-            return describe_illegal(self.violations)
-        text = "legal: " + " ".join(m.notation() for m in self.moves)
-        if self.alternatives:
-            text += "\n  or: " + " ".join(m.notation() for m in self.alternatives)
-        if self.winner:
-            text += f"\n  {self.winner.value} wins"
-        return text
+        return self.one_move_json("cells", self.cells, cell_name)
 
 
 def _illegal(rule: Rule, cells: tuple[Cell, ...] | list[Cell], message: str) -> Explanation:

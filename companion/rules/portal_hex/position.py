@@ -241,11 +241,7 @@ class Position:
     @classmethod
     def from_json(cls, doc: object, strict: bool = True) -> Position:
         """Read a position; ``strict`` also refuses boards that break a building rule."""
-        doc = position_object(doc, "portal-hex")
-        unknown = set(doc) - {"game", "to_move", "variant", "cells", "arrows", "pawns",
-                              "reached"}
-        if unknown:
-            raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
+        doc = position_object(doc, "portal-hex", ("variant", "cells", "arrows", "pawns", "reached"))
         try:
             variant = Variant.from_json(doc.get("variant"))
         except (VariantError, TypeError) as exc:

@@ -13,8 +13,7 @@ from typing import Any
 
 from companion.rules.common import (
     Clause,
-    Judgement,
-    describe_illegal,
+    OneMoveJudgement,
     in_order_once,
     violation_json,
 )
@@ -70,7 +69,7 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
-class Explanation(Judgement):
+class Explanation(OneMoveJudgement):
     legal: bool
     moves: tuple[Move, ...] = ()  # the turn (one move) when legal
     alternatives: tuple[Move, ...] = ()  # other moves with the same result
@@ -86,26 +85,7 @@ class Explanation(Judgement):
                              else [m.squares() for m in self.moves])
 
     def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"legal": self.legal}
-        if self.legal:
-            doc["moves"] = [m.notation() for m in self.moves]
-            doc["alternatives"] = [m.notation() for m in self.alternatives]
-            doc["winner"] = self.winner.value if self.winner else None
-        else:
-            doc["reason"] = self.violations[0].to_json()
-            doc["violations"] = [v.to_json() for v in self.violations]
-        doc["squares"] = [square_name(s) for s in self.squares]
-        return doc
-
-    def describe(self) -> str:
-        if not self.legal:
-            return describe_illegal(self.violations)
-        text = "legal: " + " ".join(m.notation() for m in self.moves)
-        if self.alternatives:
-            text += "\n  or: " + " ".join(m.notation() for m in self.alternatives)
-        if self.winner:
-            text += f"\n  {self.winner.value} wins"
-        return text
+        return self.one_move_json("squares", self.squares, square_name)
 
 
 def _illegal(rule: Rule, squares: tuple[Square, ...], message: str) -> Explanation:

@@ -194,11 +194,8 @@ class Position:
 
     @classmethod
     def from_json(cls, doc: object) -> Position:
-        doc = position_object(doc, "portals")
-        unknown = set(doc) - {"game", "to_move", "princes", "guards", "portals",
-                              "portable_portal", "variant"}
-        if unknown:
-            raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
+        doc = position_object(doc, "portals", ("princes", "guards", "portals",
+                                               "portable_portal", "variant"))
         try:
             variant = Variant.from_json(doc.get("variant"))
         except VariantError as exc:

@@ -210,10 +210,7 @@ class Position:
 
     @classmethod
     def from_json(cls, doc: object) -> Position:
-        doc = position_object(doc, "teleporters")
-        unknown = set(doc) - {"game", "to_move", "poles", "ports", "variant"}
-        if unknown:
-            raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
+        doc = position_object(doc, "teleporters", ("poles", "ports", "variant"))
         try:
             variant = Variant.from_json(doc.get("variant"))
         except VariantError as exc:

@@ -237,10 +237,7 @@ class Position:
 
     @classmethod
     def from_json(cls, doc: object) -> Position:
-        doc = position_object(doc, "telic")
-        unknown = set(doc) - {"game", "to_move", "first_turn", "board", "stash"}
-        if unknown:
-            raise PositionError(f"unknown field(s) {sorted(unknown)!r} in position")
+        doc = position_object(doc, "telic", ("first_turn", "board", "stash"))
         first = doc.get("first_turn", False)
         if not isinstance(first, bool):
             raise PositionError(f"first_turn must be true or false, got {first!r}")
