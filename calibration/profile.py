@@ -33,6 +33,7 @@ from vision.classify import (
 )
 from vision.config import CLASSIFY
 from vision.detect import Detector
+from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate
 from vision.geometry import CameraModel, camera_model
 from vision.mat import MatModel, parse_square
@@ -65,9 +66,10 @@ class Profile:
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     created: str = ""
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
+    grid_polarity: int = 1  # 1: grid lines darker than the spaces; -1: lighter
 
     def detector(self) -> Detector:
-        fix = MatFix(self.homography, 0.0, 49, 0.0)
+        fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
                         self.empty, self.geometry, self.palette, self.inks,
                         undistort=None if self.intrinsics is None else undistorter(
@@ -95,6 +97,7 @@ class Profile:
             "palette": None if self.palette is None else self.palette.to_json(),
             "inks": {side: m.to_json() for side, m in (self.inks or {}).items()},
             "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
+            "grid_polarity": self.grid_polarity,
         }
 
     def save(self, path: str | Path) -> None:
@@ -138,6 +141,7 @@ class Profile:
                 inks={s: ColourModel.from_json(m) for s, m in doc.get("inks", {}).items()},
                 created=str(doc.get("created", "")),
                 intrinsics=intrinsics,
+                grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -155,19 +159,25 @@ class Profile:
         return cls.from_json(doc)
 
 
-def _orientation(image: np.ndarray, fix: MatFix, south_at: str) -> MatFix:
-    """Label the mat's corners: the Home rows hold Poles, south's is nearest ``south_at``."""
+def _orientation(image: np.ndarray, fix: MatFix, south_at: str,
+                 empty: np.ndarray | None = None) -> MatFix:
+    """Label the mat's corners: the Home rows hold Poles, south's is nearest ``south_at``.
+    A Pole's top differs from the bare mat under it (the empty photo's, or else the middle
+    ranks' typical look)."""
     h, w = image.shape[:2]
     scores = []
     for k in range(4):
         f = fix.rotated(k)
         cam = camera_model(f.homography, w, h)
         layout = sample_layout(cam, walls=False)
-        lab = read_colour(image, image_samples(layout, cam))
-        top = lab[:, layout.top].mean(axis=1)  # (64, 3)
-        floor = np.median(top[[_sq(f"{c}{r}") for c in "abcdefgh" for r in "45"]], axis=0)
+        uv = image_samples(layout, cam)
+        top = read_colour(image, uv)[:, layout.top].mean(axis=1)  # (64, 3)
+        if empty is not None:
+            floor = read_colour(empty, uv)[:, layout.top].mean(axis=1)
+        else:
+            floor = np.median(top[[_sq(f"{c}{r}") for c in "abcdefgh" for r in "45"]], axis=0)
         homes = [_sq(n) for side in START_POLES.values() for n in side]
-        d = np.linalg.norm(top[homes] - floor, axis=1)
+        d = np.linalg.norm((top - floor)[homes], axis=1)
         scores.append(float(np.median(d)))
     pair = 0 if scores[0] + scores[2] >= scores[1] + scores[3] else 1
     choices = [fix.rotated(pair), fix.rotated(pair + 2)]
@@ -184,19 +194,33 @@ def _orientation(image: np.ndarray, fix: MatFix, south_at: str) -> MatFix:
 
 
 def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None = None,
-              intrinsics: CameraIntrinsics | None = None) -> Profile:
-    """A profile from an image of the start position."""
+              intrinsics: CameraIntrinsics | None = None,
+              empty: np.ndarray | None = None) -> Profile:
+    """A profile from an image of the start position ((H, W, 3) uint8 BGR). ``empty``: a
+    photo of the bare mat from the same camera in the same light; every sample point's empty
+    look then comes from it, whatever the mat's print. Without it, the empty look is learned
+    where the start position leaves the mat in view."""
     if south_at not in SOUTH_AT:
         raise CalibrationError(f"--south-at must be one of {', '.join(SOUTH_AT)}, "
                                f"got {south_at!r}")
+    if empty is not None and empty.shape != image.shape:
+        raise CalibrationError(f"the empty-mat photo is {empty.shape[1]}x{empty.shape[0]} but "
+                               f"the start photo {image.shape[1]}x{image.shape[0]}: take both "
+                               "with the same camera, without moving it")
     raw = image
     if intrinsics is not None:  # a lens calibration: everything below sees the undistorted frame
-        image, K = undistorter(intrinsics)(image), intrinsics.rectified_matrix
-    fix = _orientation(image, find_mat(image), south_at)
+        undistort = undistorter(intrinsics)
+        image, K = undistort(image), intrinsics.rectified_matrix
+        empty = None if empty is None else undistort(empty)
+    found = find_mat(image)
+    if empty is not None:
+        _same_view(found, empty)
+    fix = _orientation(image, found, south_at, empty)
     h, w = image.shape[:2]
     cam = camera_model(fix.homography, w, h, K)
     layout = sample_layout(cam)
-    lab = read_colour(image, image_samples(layout, cam))  # (64, S, 3) colour features
+    uv = image_samples(layout, cam)
+    lab = read_colour(image, uv)  # (64, S, 3) colour features
     samples: dict[str, list[np.ndarray]] = {"south": [], "north": []}
     for side, names in START_POLES.items():
         for n in names:  # a Pole's lit top and its shaded body
@@ -209,27 +233,58 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         for edge in CORNER_EDGES[corner]:
             i = wall_index[edge]
             samples[side].append(walls[i][trusted[i]])
-    colours = {side: ColourModel.learn(np.concatenate(s)) for side, s in samples.items()}
-    gap = float(min(colours["south"].distance(colours["north"].mean),
-                    colours["north"].distance(colours["south"].mean)))
-    if gap < CLASSIFY.min_side_gap:
-        raise CalibrationError("the two sides' colours are too alike to tell apart "
-                               f"({gap:.1f} standard deviations); use clearly different pieces")
+    learned = {side: np.concatenate(s) for side, s in samples.items()}
+    colours = {side: ColourModel.learn(x) for side, x in learned.items()}
+    _check_sides_apart(colours, learned)
     geometry = PieceGeometry()
     start = _start_solids(geometry)
-    # The empty look is kept only where the line of sight met bare mat at calibration.
-    empty = lab.copy()
-    empty[~_sees_mat(cam, layout, start)] = np.nan
-    profile = Profile((w, h), fix.homography, colours, empty, south_at, K, geometry,
-                      palette=Palette.learn(image, fix.homography),
-                      inks=_learn_inks(image, cam, start, colours),
+    if empty is not None:
+        empty_look = read_colour(empty, uv)  # the bare mat at every sample point
+        palette = Palette.learn(image, fix.homography).union(
+            Palette.learn(empty, fix.homography))
+        inks = None
+    else:
+        # The empty look is kept only where the line of sight met bare mat at calibration.
+        empty_look = lab.copy()
+        empty_look[~_sees_mat(cam, layout, start)] = np.nan
+        palette = Palette.learn(image, fix.homography)
+        inks = _learn_inks(image, cam, start, colours)
+    profile = Profile((w, h), fix.homography, colours, empty_look, south_at, K, geometry,
+                      palette=palette, inks=inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                      intrinsics=intrinsics)
+                      intrinsics=intrinsics, grid_polarity=fix.polarity)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)
     seen = detector.detect(raw, track=False).position
-    _check_start(seen)
+    _check_start(seen, empty is not None)
     return profile
+
+
+def _same_view(fix: MatFix, empty: np.ndarray) -> None:
+    """The empty-mat photo must show the mat where the start photo does."""
+    try:
+        other = find_mat(empty)
+    except VisionError as exc:
+        raise CalibrationError(f"the empty-mat photo: {exc}") from None
+    moved = min(float(np.abs(other.rotated(k).corners - fix.corners).max()) for k in range(4))
+    if moved > CLASSIFY.replan_px:
+        raise CalibrationError(f"the mat is {moved:.0f} px away from where it is in the start "
+                               "photo: take the empty-mat photo and the start photo without "
+                               "moving the camera or the mat")
+
+
+def _check_sides_apart(colours: dict[str, ColourModel], learned: dict[str, np.ndarray]
+                       ) -> None:
+    """Refuse pieces whose colours the classifier cannot tell apart: too many of one side's
+    own calibration samples are nearer the other side's colour."""
+    wrong = []
+    for side, other in (("south", "north"), ("north", "south")):
+        x = learned[side]
+        wrong.append(float(np.mean(colours[other].distance(x) < colours[side].distance(x))))
+    if max(wrong) > CLASSIFY.max_side_confusion:
+        raise CalibrationError("the two sides' colours are too alike to tell apart "
+                               f"({100 * max(wrong):.0f}% of one side's samples look like the "
+                               "other side's); use clearly different pieces")
 
 
 def _start_solids(g: PieceGeometry) -> Solids:
@@ -301,7 +356,7 @@ def _learn_inks(image: np.ndarray, cam: CameraModel, start: Solids,
     return inks
 
 
-def _check_start(seen: dict[str, Any]) -> None:
+def _check_start(seen: dict[str, Any], with_empty: bool) -> None:
     want_poles = {n: side for side, names in START_POLES.items() for n in names}
     want_ports = {(n, side, corner) for n, (side, corner) in START_PORTS.items()}
     got_ports = {(p["square"], p["side"], p["corner"]) for p in seen["ports"]}
@@ -309,9 +364,12 @@ def _check_start(seen: dict[str, Any]) -> None:
     wrong_ports = sorted(want_ports ^ got_ports)
     if wrong or wrong_ports:
         where = sorted({w[0] for w in wrong} | {p[0] for p in wrong_ports})
+        hint = "" if with_empty else (
+            "; if the position is right, the mat's print is what misleads: add a photo of the "
+            "empty mat from the same camera (--empty)")
         raise CalibrationError("the image does not show the start position (set up the Poles "
                                "on the central Telepads and the Ports on their Portpads); "
-                               f"spaces that differ: {', '.join(where)}")
+                               f"spaces that differ: {', '.join(where)}{hint}")
 
 
 def with_intrinsics(profile: Profile, intrinsics: CameraIntrinsics) -> Profile:

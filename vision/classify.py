@@ -318,9 +318,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     mat_light = np.full(feat.shape[:-1], np.nan, np.float32)
     if empty is not None:
         known = ~np.isnan(empty[..., 0])
-        ref = np.where(known[..., None], empty, 0.0)
-        de = np.minimum(colours["south"].distance(feat - ref + colours["south"].mean),
-                        colours["north"].distance(feat - ref + colours["north"].mean))
+        ref = np.where(known[..., None], empty, feat)
+        de = bare_mat_distance(feat, ref)
         lost = known & (de > none) & (side > none)
         none = np.where(known, np.minimum(de, none), none)
         plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
@@ -335,12 +334,28 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     # Far from both sides yet much darker than the mat there: a piece's edge blurred with
     # something else. Whichever side, it is no bare mat.
     dark = (side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
+    if empty is not None:  # a shadow on the bare mat is darker too, but keeps its colour
+        dark &= ~known | (de > cfg.colour_sigma)
     none = np.where(dark, cfg.loglik_cap, none)
     label = np.where(side < none, np.where(ds <= dn, 1, 2), 0)
     d = np.minimum(np.stack([none, ds, dn], axis=-1), cfg.loglik_cap)
     d = np.where(lost[..., None], cfg.loglik_cap, d)
     d[..., 1:] = np.where(dark[..., None], cfg.colour_sigma, d[..., 1:])
     return label, -0.5 * d * d
+
+
+def bare_mat_distance(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """How unlike the bare mat's look ``ref`` features are (both (..., 3)), in standard
+    deviations of what light does to a bare mat between two photos: shadows and exposure
+    scale lightness (a log ratio, shade allowed more than brightening), while chromaticity
+    stays put up to sensor noise, which grows as the pixel darkens."""
+    cfg = CLASSIFY
+    ratio = np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
+    sl = np.where(ratio < 0, cfg.bare_shade_sigma, cfg.bare_bright_sigma)
+    light = np.maximum(np.minimum(feat[..., 0], ref[..., 0]), 0.02)
+    sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark / light
+    dc = np.linalg.norm(feat[..., 1:] - ref[..., 1:], axis=-1)
+    return np.sqrt((ratio / sl) ** 2 + (dc / sc) ** 2).astype(np.float32)
 
 
 def _ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -> np.ndarray:

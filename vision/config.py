@@ -10,7 +10,8 @@ class MatFindConfig:
     coarse_width: int = 640  # px: frames are shrunk to this width to look for candidates
     min_area_fraction: float = 0.04  # a candidate outline covers at least this much of a frame
     max_candidates: int = 48
-    printed_border: float = 0.35  # spaces: the printed border round the grid (MatModel.border)
+    # spaces: borders a candidate outline may have round the grid (any print, or none)
+    borders: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
     score_px: int = 24  # px per space of the top-down view used to score a candidate
     min_score: float = 6.0  # grey levels: inner grid lines at least this much darker
     samples_per_space: int = 6  # points per space along each grid line when refining
@@ -57,11 +58,17 @@ class ClassifyConfig:
     ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach
     corner_ref_along: float = 0.12  # the wall tops compared with a corner: this far from it
     colour_sigma: float = 7.0  # Mahalanobis distance within which a sample is a side's
-    min_side_gap: float = 9.0  # Mahalanobis: sides nearer than this cannot be told apart
+    max_side_confusion: float = 0.05  # of a side's calibration samples nearer the other side
     colour_floor: tuple[float, float, float] = (0.1, 0.03, 0.03)  # noise floor; light varies
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
     explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
+    # The bare mat between two photos (bare_mat_distance): log lightness ratio allowed for
+    # shade and for brightening, and chromaticity noise (plus a part growing as 1/lightness).
+    bare_shade_sigma: float = 0.35
+    bare_bright_sigma: float = 0.15
+    bare_chroma_sigma: float = 0.04
+    bare_chroma_dark: float = 0.006
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
     empty_distance: float = 0.5  # a sample this far from the empty look is not the mat
     unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained

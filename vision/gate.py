@@ -89,6 +89,10 @@ class Palette:
                 grown |= lo | hi
         return cls(grown.ravel())
 
+    def union(self, other: Palette) -> Palette:
+        """The colours known to either palette."""
+        return Palette(self.known | other.known)
+
     def foreign_fraction(self, image: np.ndarray, homography: np.ndarray) -> float:
         """Share of the mat covered by the largest blob of foreign colour."""
         top = _top_down(image, homography, GATE.check_px)

@@ -35,6 +35,7 @@ class MatFix:
     score: float  # grid-line contrast, in grey levels
     crossings: int  # grid crossings used in the final fit (of 49)
     rms_px: float  # residual of the crossings
+    polarity: int = 1  # 1: lines darker than the spaces (ink on paper); -1: lighter (cloth)
 
     @property
     def corners(self) -> np.ndarray:
@@ -49,7 +50,7 @@ class MatFix:
         for _ in range(k):
             R = np.array([[0, -1, 8], [1, 0, 0], [0, 0, 1]], float) @ R
         return MatFix(self.homography @ np.linalg.inv(R), self.score, self.crossings,
-                      self.rms_px)
+                      self.rms_px, self.polarity)
 
 
 def project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -73,7 +74,7 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     masks = [cv2.dilate(cv2.Canny(blur, 40, 120), np.ones((3, 3), np.uint8))]
     _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    masks.append(bright)
+    masks += [bright, cv2.bitwise_not(bright)]  # a light mat on a dark table, or dark on light
     quads: list[np.ndarray] = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -106,36 +107,60 @@ def _order(quad: np.ndarray) -> np.ndarray:
     return quad[np.argsort(ang)]
 
 
-def grid_contrast(gray: np.ndarray, H: np.ndarray) -> float:
-    """How much darker the inner grid lines are than the space beside them, in grey levels."""
+def grid_contrast(gray: np.ndarray, H: np.ndarray, polarity: int = 1) -> float:
+    """How much the inner grid lines stand out from the space beside them, in grey levels:
+    darker for ``polarity`` 1 (ink on paper), lighter for -1 (light lines on dark cloth).
+    Lines and their surroundings are read through the same 3-pixel extreme filter across
+    the line, so a guess a pixel off still meets a thin line and texture gains nothing."""
+    top = _top_down(gray, H)
+    if top is None:
+        return 0.0
+    return float(polarity * _signed_contrast(top, polarity))
+
+
+def _top_down(gray: np.ndarray, H: np.ndarray) -> np.ndarray | None:
+    """(8 px, 8 px) float32 top-down view of the grid, ``px`` = MATFIND.score_px."""
     px = MATFIND.score_px
     size = 8 * px
     S = np.array([[px, 0, 0], [0, -px, size], [0, 0, 1]], float)  # mat -> top-down pixels
     try:
-        top = cv2.warpPerspective(gray, S @ np.linalg.inv(H), (size, size),
-                                  flags=cv2.INTER_LINEAR)
+        return cv2.warpPerspective(gray, S @ np.linalg.inv(H), (size, size),
+                                   flags=cv2.INTER_LINEAR).astype(np.float32)
     except (cv2.error, np.linalg.LinAlgError):
-        return 0.0
+        return None
+
+
+def _signed_contrast(top: np.ndarray, polarity: int) -> float:
+    """median(beside) - median(line) of a top-down view (positive: dark lines)."""
+    px = MATFIND.score_px
+    op = cv2.erode if polarity > 0 else cv2.dilate
+    across_x = op(top, np.ones((1, 3), np.uint8))  # extreme across vertical lines
+    across_y = op(top, np.ones((3, 1), np.uint8))
     idx = np.arange(1, 8) * px
     off = px // 4
-    lines = np.concatenate([top[:, idx].ravel(), top[idx, :].ravel()]).astype(np.float32)
-    beside = np.concatenate([top[:, idx + off].ravel(), top[:, idx - off].ravel(),
-                             top[idx + off, :].ravel(), top[idx - off, :].ravel()])
-    return float(np.median(beside.astype(np.float32)) - np.median(lines))
+    lines = np.concatenate([across_x[:, idx].ravel(), across_y[idx, :].ravel()])
+    beside = np.concatenate([across_x[:, idx + off].ravel(), across_x[:, idx - off].ravel(),
+                             across_y[idx + off, :].ravel(), across_y[idx - off, :].ravel()])
+    return float(np.median(beside) - np.median(lines))
 
 
-def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float] | None:
-    best: tuple[np.ndarray, float] | None = None
-    border = MATFIND.printed_border
-    outer = np.array([[-border, -border], [8 + border, -border], [8 + border, 8 + border],
-                      [-border, 8 + border]])
+def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float, int] | None:
+    """The best (homography, contrast, polarity) among the candidate outlines, each read as
+    the grid itself or as a mat with a border of any of ``MATFIND.borders`` round it."""
+    best: tuple[np.ndarray, float, int] | None = None
+    models = [np.array([[-b, -b], [8 + b, -b], [8 + b, 8 + b], [-b, 8 + b]], np.float32)
+              for b in MATFIND.borders]
     for quad in _candidate_quads(gray):
-        q = _order(quad)
-        for model in (GRID, outer):
-            H = cv2.getPerspectiveTransform(model.astype(np.float32), q.astype(np.float32))
-            score = grid_contrast(gray, H.astype(np.float64))
-            if best is None or score > best[1]:
-                best = (H.astype(np.float64), score)
+        q = _order(quad).astype(np.float32)
+        for model in models:
+            H = cv2.getPerspectiveTransform(model, q).astype(np.float64)
+            top = _top_down(gray, H)
+            if top is None:
+                continue
+            for polarity in (1, -1):
+                score = polarity * _signed_contrast(top, polarity)
+                if best is None or score > best[1]:
+                    best = (H, score, polarity)
     return best
 
 
@@ -146,8 +171,10 @@ def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
                      borderMode=cv2.BORDER_REPLICATE).reshape(-1).astype(np.float32)
 
 
-def _refine(gray: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, int, float] | None:
-    """Fit the 7+7 inner grid lines near ``H``'s guess; return the refined homography."""
+def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1
+            ) -> tuple[np.ndarray, int, float] | None:
+    """Fit the 7+7 inner grid lines near ``H``'s guess; return the refined homography.
+    ``polarity`` -1: the lines are lighter than the spaces (looked for as maxima)."""
     cfg = MATFIND
     ts = (np.arange(8 * cfg.samples_per_space) + 0.5) / cfg.samples_per_space  # along 0..8
     offsets = np.linspace(-cfg.search, cfg.search, cfg.search_steps)  # across, in spaces
@@ -162,7 +189,8 @@ def _refine(gray: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, int, float] | 
                 across = np.array([0.0, 1.0])
             grid_pts = base[:, None, :] + offsets[None, :, None] * across  # (T, K, 2)
             img_pts = project(H, grid_pts.reshape(-1, 2)).reshape(len(ts), len(offsets), 2)
-            vals = _sample(gray, img_pts.reshape(-1, 2)).reshape(len(ts), len(offsets))
+            vals = polarity * _sample(gray, img_pts.reshape(-1, 2)).reshape(len(ts),
+                                                                            len(offsets))
             k = np.argmin(vals, axis=1)
             inner = (k > 0) & (k < len(offsets) - 1)
             rows = np.nonzero(inner)[0]
@@ -218,27 +246,29 @@ def find_mat(image: np.ndarray) -> MatFix:
     coarse = _coarse(small)
     if coarse is None or coarse[1] < MATFIND.min_score:
         raise VisionError("no mat found in the image (is the whole mat in view?)")
-    Hs = coarse[0]
+    Hs, _, polarity = coarse
     H = np.diag([1 / scale, 1 / scale, 1.0]) @ Hs
-    fix = refine(gray, H)
+    fix = refine(gray, H, polarity=polarity)
     if fix is None:
         raise VisionError("a mat-like shape was found but its grid lines could not be fitted")
     return fix
 
 
-def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2) -> MatFix | None:
-    """Refine a homography guess on the grid lines; None when the grid is not there."""
+def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
+           ) -> MatFix | None:
+    """Refine a homography guess on the grid lines (darker than the spaces for ``polarity``
+    1, lighter for -1); None when the grid is not there."""
     gray = _gray(image)
     crossings, rms = 0, float("inf")
     for _ in range(rounds):
-        out = _refine(gray, H)
+        out = _refine(gray, H, polarity)
         if out is None:
             return None
         H, crossings, rms = out
-    score = grid_contrast(gray, H)
+    score = grid_contrast(gray, H, polarity)
     if score < MATFIND.min_score or rms > MATFIND.max_rms_px:
         return None
-    return MatFix(H, score, crossings, rms)
+    return MatFix(H, score, crossings, rms, polarity)
 
 
 class MatTracker:
@@ -257,7 +287,7 @@ class MatTracker:
         gray = _gray(image)
         if (self.fix is not None and self.fix.score > 0
                 and self._unrefined < MATFIND.track_refine_every
-                and grid_contrast(gray, self.fix.homography)
+                and grid_contrast(gray, self.fix.homography, self.fix.polarity)
                 >= MATFIND.track_keep_share * self.fix.score):
             # The grid lines are still dark where the fix puts them: a still camera. Checking
             # costs a tenth of refining, which is done every few frames to follow slow drift.
@@ -265,7 +295,7 @@ class MatTracker:
             return self.fix
         self._unrefined = 0
         if self.fix is not None:
-            fix = refine(gray, self.fix.homography, rounds=1)
+            fix = refine(gray, self.fix.homography, rounds=1, polarity=self.fix.polarity)
             if fix is not None and self._moved_px(fix) < MATFIND.track_max_shift_px:
                 self.fix = fix
                 return fix
