@@ -18,6 +18,7 @@ pieces follow from the votes, with a confidence in [0, 1].
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,10 @@ class SampleLayout:
     corner_ref: slice  # CORNERS x 2: the wall tops either side of each corner
     weight: np.ndarray  # (64, S) in [0, 1]: how clear of other pieces each sample's ray is
     ink: np.ndarray  # (64, S) int8: side whose colour is printed where the ray meets the mat
+    # (64, T, 36): the walls (the space's and its neighbours', as _neighbourhoods orders them)
+    # that each top sample's line of sight meets below a Pole's top: with no Pole there, such
+    # a wall shows in the Pole's stead.
+    top_walls: np.ndarray
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -223,8 +228,39 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
     c = camera.centre
     ground = c[:2] + (pts - c[:2]) * (c[2] / (c[2] - zs))[..., None]
     ink = printed_ink(mat or MatModel(), ground.reshape(-1, 2), cfg.ink_grow).reshape(64, -1)
+    if walls:
+        top_walls = _walls_met(camera, at(slice(0, nt)), boxes)
+    else:
+        top_walls = np.zeros((64, nt, boxes.shape[1]), bool)
     return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
-                        slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink)
+                        slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls)
+
+
+def _walls_met(camera: CameraModel, targets: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(64, T, B) bool: whether the line of sight through each target (64, T, 3), from the
+    target down to the mat, meets each of its space's neighbourhood walls (64, B, 2, 3)."""
+    n_t, n_b = targets.shape[1], boxes.shape[1]
+    rays = Rays(camera.centre, np.repeat(targets.reshape(-1, 3), n_b, axis=0),
+                float(targets[..., 2].max()))
+    each = np.broadcast_to(boxes[:, None], (64, n_t, n_b, 2, 3)).reshape(-1, 1, 2, 3)
+    none = np.full((len(each), 1, 4), _FAR)
+    cl = clearance_each(rays, none, each, CLASSIFY.ray_iterations)
+    return (cl < CLASSIFY.wall_clear).reshape(64, n_t, n_b)
+
+
+def _neighbour_squares() -> np.ndarray:
+    """(64, 9) square index of each space's neighbours in :func:`_neighbourhoods` order, -1
+    off the mat."""
+    out = np.full((64, 9), -1)
+    for sq in range(64):
+        file, rank = sq & 7, sq >> 3
+        for n, (dr, df) in enumerate((dr, df) for dr in (-1, 0, 1) for df in (-1, 0, 1)):
+            if 0 <= file + df < 8 and 0 <= rank + dr < 8:
+                out[sq, n] = sq + df + 8 * dr
+    return out
+
+
+_NEIGHBOURS = _neighbour_squares()
 
 
 def image_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:
@@ -252,13 +288,30 @@ def colour_features(bgr: np.ndarray) -> np.ndarray:
     return np.column_stack([lightness, np.log(r / g), np.log(b / g)]).astype(np.float32)
 
 
+def _gaussian(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean (3,) and inverse covariance (3, 3), float32, of samples (N, 3), with the noise
+    floor added to the covariance."""
+    cov = np.cov(x.T) + np.diag(CLASSIFY.colour_floor) ** 2
+    return x.mean(axis=0).astype(np.float32), np.linalg.inv(cov).astype(np.float32)
+
+
+def _mahalanobis(x: np.ndarray, mean: np.ndarray, inv_cov: np.ndarray) -> np.ndarray:
+    d = x - mean
+    return np.sqrt(np.maximum(np.einsum("...i,ij,...j->...", d, inv_cov, d), 0))
+
+
 @dataclass(frozen=True, slots=True)
 class ColourModel:
-    """A side's colour as a Gaussian over the colour features, learned from the side's lit
-    tops, shaded bodies and walls: its covariance decides how much lightness counts."""
+    """A side's colour over the colour features, learned from the side's lit tops, shaded
+    bodies and walls. Glossy plastic under a lamp is two colours or three, not one: lit
+    faces, shaded faces and what lies between. So the model is a few Gaussians split by
+    lightness (``parts``); a single broad one would also cover a mat printed in a shade
+    between them (a white piece's lit top and its shaded side round a cream mat).
+    ``mean`` and ``inv_cov`` describe all the samples as one Gaussian."""
 
     mean: np.ndarray  # (3,)
     inv_cov: np.ndarray  # (3, 3)
+    parts: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # (mean, inv_cov) by lightness
 
     @classmethod
     def learn(cls, samples: np.ndarray) -> ColourModel:
@@ -269,23 +322,50 @@ class ColourModel:
         keep = x[(spread / mad).max(axis=1) <= CLASSIFY.learn_outlier_mads]  # edges, glints
         if len(keep) < 8:
             keep = x
-        mean = keep.mean(axis=0)
-        cov = np.cov(keep.T) + np.diag(CLASSIFY.colour_floor) ** 2
-        return cls(mean.astype(np.float32), np.linalg.inv(cov).astype(np.float32))
+        mean, inv_cov = _gaussian(keep)
+        return cls(mean, inv_cov, tuple(_gaussian(g) for g in _lightness_groups(keep)))
 
     def distance(self, x: np.ndarray) -> np.ndarray:
-        """Mahalanobis distance of (..., 3) features from this colour."""
-        d = x - self.mean
-        return np.sqrt(np.maximum(np.einsum("...i,ij,...j->...", d, self.inv_cov, d), 0))
+        """Mahalanobis distance of (..., 3) features from this colour (its nearest part)."""
+        if not self.parts:
+            return _mahalanobis(x, self.mean, self.inv_cov)
+        return np.min([_mahalanobis(x, m, ic) for m, ic in self.parts], axis=0)
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": [float(v) for v in self.mean],
-                "inv_cov": [[float(v) for v in row] for row in self.inv_cov]}
+        def part(mean: np.ndarray, inv_cov: np.ndarray) -> dict[str, Any]:
+            return {"mean": [float(v) for v in mean],
+                    "inv_cov": [[float(v) for v in row] for row in inv_cov]}
+
+        return {**part(self.mean, self.inv_cov), "parts": [part(*p) for p in self.parts]}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> ColourModel:
-        return cls(np.array(doc["mean"], np.float32).reshape(3),
-                   np.array(doc["inv_cov"], np.float32).reshape(3, 3))
+        def part(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+            mean = np.array(d["mean"], np.float32).reshape(3)
+            inv_cov = np.array(d["inv_cov"], np.float32).reshape(3, 3)
+            if not (np.isfinite(mean).all() and np.isfinite(inv_cov).all()):
+                raise ValueError("colour model has numbers that are not finite")
+            return mean, inv_cov
+
+        whole = part(doc)
+        return cls(*whole, tuple(part(p) for p in doc.get("parts", [])))
+
+
+def _lightness_groups(x: np.ndarray) -> list[np.ndarray]:
+    """Samples (N, 3) split into up to ``CLASSIFY.colour_parts`` groups by lightness (1-D
+    k-means from the quantiles); a group too small for a covariance joins its neighbour."""
+    k = CLASSIFY.colour_parts
+    light = x[:, 0]
+    centres = np.quantile(light, (np.arange(k) + 0.5) / k)
+    for _ in range(20):
+        which = np.abs(light[:, None] - centres[None]).argmin(axis=1)
+        new = np.array([light[which == i].mean() if (which == i).any() else centres[i]
+                        for i in range(k)])
+        if np.allclose(new, centres):
+            break
+        centres = new
+    groups = [x[which == i] for i in range(k) if (which == i).sum() >= CLASSIFY.part_min]
+    return groups if groups else [x]
 
 
 def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
@@ -293,9 +373,9 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     ink_at: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows.
 
-    * labels (...): 0 = neither side, 1 = south, 2 = north. A sample is a side's when it is
-      nearer to it than to the other side and than to looking like no piece, each measured
-      in its own metric;
+    * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
+      vote). A sample is a side's when it is nearer to it than to the other side and than to
+      looking like no piece, each measured in its own metric;
     * log-likelihood-like scores (..., 3) of [no piece, south, north]: ``-d^2 / 2`` of each
       distance, capped so one odd sample cannot outvote the rest.
 
@@ -320,6 +400,13 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         known = ~np.isnan(empty[..., 0])
         ref = np.where(known[..., None], empty, feat)
         de = bare_mat_distance(feat, ref)
+        # A piece in front of the mat changes what the camera sees there, however like the
+        # mat it is coloured (a white wall's lit top and shaded face on cream paper): a
+        # sample just as the empty mat looked is no side's, whatever its colour.
+        unchanged = np.where(known, np.maximum(cfg.piece_changes - de, 0.0), 0.0)
+        ds = np.sqrt(ds * ds + unchanged * unchanged)
+        dn = np.sqrt(dn * dn + unchanged * unchanged)
+        side = np.minimum(ds, dn)
         lost = known & (de > none) & (side > none)
         none = np.where(known, np.minimum(de, none), none)
         plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
@@ -336,11 +423,13 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     dark = (side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
     if empty is not None:  # a shadow on the bare mat is darker too, but keeps its colour
         dark &= ~known | (de > cfg.colour_sigma)
-    none = np.where(dark, cfg.loglik_cap, none)
-    label = np.where(side < none, np.where(ds <= dn, 1, 2), 0)
+    label = np.where(dark | (side < none), np.where(ds <= dn, 1, 2), 0)
+    label = np.where(lost & ~dark, -1, label)  # explained by nothing: it does not vote
     d = np.minimum(np.stack([none, ds, dn], axis=-1), cfg.loglik_cap)
     d = np.where(lost[..., None], cfg.loglik_cap, d)
-    d[..., 1:] = np.where(dark[..., None], cfg.colour_sigma, d[..., 1:])
+    # Dark: some piece, either side's.
+    d[..., 0] = np.where(dark, cfg.loglik_cap, d[..., 0])
+    d[..., 1:] = np.where(dark[..., None], cfg.dark_side_distance, d[..., 1:])
     return label, -0.5 * d * d
 
 
@@ -448,65 +537,119 @@ def _port_configs() -> tuple[list[tuple[tuple[tuple[str, int], ...], bool]], np.
 _CONFIGS, _CONFIG_STATES = _port_configs()
 
 
-def _teleport_diagonals(feat: np.ndarray, layout: SampleLayout) -> tuple[np.ndarray, np.ndarray]:
-    """Per space: whether a Teleport there stands in sw/ne (True) or se/nw, and how sure (0..1).
-    Where a Port's own walls meet, the corner is a solid wall top, lit like the tops beside
-    it; where the two halves join, the seam leaves a notch that shows something else."""
-    light = feat[..., 0]
-    corner = light[:, layout.corner]
-    refs = light[:, layout.corner_ref].reshape(64, 4, 2).mean(axis=2)
-    w = np.minimum(layout.weight[:, layout.corner],
-                   layout.weight[:, layout.corner_ref].reshape(64, 4, 2).min(axis=2)) + 1e-3
-    dev = np.abs(corner - refs) * w
-    pair_a = [CORNERS.index("sw"), CORNERS.index("ne")]
-    pair_b = [CORNERS.index("se"), CORNERS.index("nw")]
-    da = dev[:, pair_a].sum(axis=1) / w[:, pair_a].sum(axis=1)
-    db = dev[:, pair_b].sum(axis=1) / w[:, pair_b].sum(axis=1)
-    sure = np.minimum(1.0, 2 * np.abs(da - db) / (da + db + CLASSIFY.diagonal_floor))
-    return da <= db, sure
+def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int],
+                       geometry: PieceGeometry | None = None) -> dict[int, tuple[bool, float]]:
+    """Per square (index file + 8 * rank) holding a Teleport: whether its Ports stand in the
+    sw and ne corners (True) or se and nw, and how sure (0..1). ``image``: (H, W, 3) uint8
+    BGR. Where a Port's own two walls meet, the wall top runs on unbroken round the corner;
+    where two halves join, the seam breaks it: along both walls' top centre lines, the seam
+    corners dip darker than the walls further along (the narrow slot between two walls
+    lies in their shadow)."""
+    g = geometry or PieceGeometry()
+    cfg = CLASSIFY
+    t, z = g.wall_thickness / 2, g.wall_height - cfg.wall_surface
+    near = np.linspace(0.0, cfg.seam_reach, cfg.seam_samples)
+    far = np.linspace(*cfg.seam_ref, cfg.seam_samples)
+    out: dict[int, tuple[bool, float]] = {}
+    for sq in squares:
+        f, r = sq & 7, sq >> 3
+        dips = {}
+        for corner in CORNERS:
+            sx, sy = CORNER_SIGNS[corner]
+
+            def legs(along: np.ndarray, sx: int = sx, sy: int = sy,
+                     at: tuple[int, int] = (f, r)) -> np.ndarray:
+                x = along if sx < 0 else 1 - along
+                y = along if sy < 0 else 1 - along
+                on_x = np.column_stack([x, np.full_like(along, t if sy < 0 else 1 - t)])
+                on_y = np.column_stack([np.full_like(along, t if sx < 0 else 1 - t), y])
+                return np.vstack([on_x, on_y]) + at
+
+            ln = read_colour(image, camera.image_points(legs(near), z))[:, 0]
+            ref = float(np.median(read_colour(image, camera.image_points(legs(far), z))[:, 0]))
+            n = len(near)
+            dips[corner] = (2 * ref - ln[:n].min() - ln[n:].min()) / max(ref, 1e-3)
+        seams_at_se_nw = dips["se"] + dips["nw"]
+        seams_at_sw_ne = dips["sw"] + dips["ne"]
+        rel = abs(seams_at_se_nw - seams_at_sw_ne) / max(seams_at_se_nw + seams_at_sw_ne, 1e-3)
+        out[sq] = (bool(seams_at_se_nw > seams_at_sw_ne), min(1.0, rel / cfg.seam_margin))
+    return out
 
 
 def _votes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Majority label of each row of labels (64, K) and its share."""
+    """Majority label of each row of labels (64, K) and its share of the samples that vote
+    (label -1 abstains)."""
     counts = np.stack([(labels == v).sum(axis=1) for v in range(3)], axis=1)
     best = counts.argmax(axis=1)
-    return best, counts[np.arange(len(labels)), best] / labels.shape[1]
+    voters = np.maximum(counts.sum(axis=1), 1)
+    return best, counts[np.arange(len(labels)), best] / voters
 
 
-def read_board(labels: np.ndarray, loglik: np.ndarray, feat: np.ndarray,
-               layout: SampleLayout) -> list[SpaceReading]:
-    """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
-    colour features (64, S, 3)."""
+def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
+                             best: np.ndarray, layout: SampleLayout) -> np.ndarray:
+    """(64,) bool: some top sample voting for the space's Pole side has a wall of that side,
+    read standing (``best``: each space's Port arrangement), in its line of sight."""
+    edge_side = _CONFIG_STATES[best]  # (64, 4)
+    nb = _NEIGHBOURS
+    box_side = np.where((nb >= 0)[..., None], edge_side[np.maximum(nb, 0)], 0).reshape(64, -1)
+    voting = (top_labels == top_label[:, None]) & (top_label[:, None] > 0)  # (64, T)
+    same = box_side[:, None, :] == top_label[:, None, None]  # (64, 1, 36)
+    return (voting[..., None] & layout.top_walls & same).any(axis=(1, 2))
+
+
+def read_board(labels: np.ndarray, loglik: np.ndarray, layout: SampleLayout,
+               diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]]
+               ) -> list[SpaceReading]:
+    """Decide every space from its samples: labels (64, S) and log-likelihoods (64, S, 3);
+    ``diagonals`` reads the Teleports' diagonals on the squares given
+    (:func:`teleport_diagonals`)."""
     cfg = CLASSIFY
+    # Ports: per space, the arrangement whose walls best explain every wall sample.
+    w = layout.weight[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 1)
+    # Each edge's worst sample for each explanation is left out: one sample that met a
+    # glint, a seam or a neighbour's edge must not outvote the other two.
+    ll = np.sort(loglik[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 3) * w, axis=2)
+    edge_ll = ll[:, :, 1:].sum(axis=2) * WALL_SAMPLES / (WALL_SAMPLES - 1)
+    scores = edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)  # (64, configs)
+    order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
+    rows = np.arange(64)
+    lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
+    conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
     # Poles: most top samples in a side's colour, and its footprint agreeing.
     top_label, top_share = _votes(labels[:, layout.top])
     foot_label, foot_share = _votes(labels[:, layout.foot])
     # Both discs must agree; together they must be clear (a top seen against the same side's
     # printed ink can be half lost, and then its footprint speaks for it).
     topped = (top_label > 0) & (top_share >= cfg.foot_share)
-    standing = (topped & (foot_label == top_label) & (foot_share >= cfg.foot_share)
+    # A footprint in nearly the mat's own colour (white Pole on cream paper) cannot say
+    # either way: then the top speaks alone. One that clearly shows bare mat means the top
+    # samples saw a neighbour's Pole.
+    foot_ll = loglik[:, layout.foot]
+    mine = np.take_along_axis(foot_ll, np.broadcast_to(top_label[:, None, None],
+                                                       (64, foot_ll.shape[1], 1)), axis=2)
+    ambiguous = (foot_ll[..., 0] - mine[..., 0]).mean(axis=1) < cfg.foot_ambiguous
+    # ... unless a wall read standing in the top samples' line of sight, of the same side,
+    # would look just the same with no Pole there.
+    ambiguous &= ~_tops_explained_by_walls(labels[:, layout.top], top_label, order[:, 0],
+                                           layout)
+    agreeing = ((foot_label == top_label) & (foot_share >= cfg.foot_share)
                 & ((top_share + foot_share) / 2 >= cfg.pole_share))
+    standing = topped & (agreeing | (ambiguous & (top_share >= cfg.pole_share)))
+    foot_share = np.where(agreeing, foot_share, top_share)
     conf_pole = np.where(standing, np.minimum(top_share, foot_share),
                          np.where(topped, 1.0 - top_share,  # a top, no footprint: a neighbour?
                                   1.0 - np.where(top_label > 0, top_share, 0.0) * 0.5))
-    # Ports: per space, the arrangement whose walls best explain every wall sample.
-    w = layout.weight[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 1)
-    edge_ll = (loglik[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 3) * w).sum(axis=2)
-    scores = edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)  # (64, configs)
-    order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
-    rows = np.arange(64)
-    lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
-    conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
-    sw_ne, sure = _teleport_diagonals(feat, layout)
+    tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):
         ports, teleport = _CONFIGS[order[sq, 0]]
         conf = float(conf_ports[sq])
         if teleport:
             side = SIDES[ports[0][1] - 1]
-            pair = ("sw", "ne") if sw_ne[sq] else ("se", "nw")
+            sw_ne, sure = tele[sq]
+            pair = ("sw", "ne") if sw_ne else ("se", "nw")
             named = tuple((c, side) for c in sorted(pair, key=CORNERS.index))
-            conf = min(conf, float(sure[sq]))
+            conf = min(conf, sure)
         else:
             named = tuple(sorted(((c, SIDES[s - 1]) for c, s in ports),
                                  key=lambda cs: CORNERS.index(cs[0])))

@@ -60,6 +60,8 @@ class ClassifyConfig:
     colour_sigma: float = 7.0  # Mahalanobis distance within which a sample is a side's
     max_side_confusion: float = 0.05  # of a side's calibration samples nearer the other side
     colour_floor: tuple[float, float, float] = (0.1, 0.03, 0.03)  # noise floor; light varies
+    colour_parts: int = 3  # Gaussians per side's colour, split by lightness (lit .. shaded)
+    part_min: int = 12  # samples a part needs for its own covariance
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
     explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
@@ -69,18 +71,26 @@ class ClassifyConfig:
     bare_bright_sigma: float = 0.15
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
+    piece_changes: float = 2.5  # bare_mat_distance a piece makes at least (see sample_evidence)
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
     empty_distance: float = 0.5  # a sample this far from the empty look is not the mat
     unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained
     chroma_lightness: float = 0.3  # lightness below which chromaticity counts less (noise)
     piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece
-    loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
+    loglik_cap: float = 5.0  # Mahalanobis distance beyond which a sample counts no worse
+    dark_side_distance: float = 3.0  # a dark blurred sample: this far from either side
     port_margin: float = 20.0  # log-likelihood lead of the best Port arrangement: sure
-    diagonal_floor: float = 0.02  # lightness: a Teleport's corners differing less are unsure
+    # A Teleport's seams: wall-top dips within seam_reach spaces of a corner, against the
+    # wall top at seam_ref; a relative difference of seam_margin between the diagonals: sure.
+    seam_reach: float = 0.12
+    seam_ref: tuple[float, float] = (0.2, 0.45)
+    seam_samples: int = 13
+    seam_margin: float = 0.25
     ink_apart: float = 1.0  # Mahalanobis: a printed ink nearer its pieces than this is unused
     ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
+    foot_ambiguous: float = 2.0  # log-likelihood: a footprint leaning less to bare mat is mute
 
 
 CLASSIFY = ClassifyConfig()

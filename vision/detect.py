@@ -18,6 +18,7 @@ from vision.classify import (
     read_colour,
     sample_evidence,
     sample_layout,
+    teleport_diagonals,
     unexplained_spaces,
 )
 from vision.config import CLASSIFY, GATE
@@ -107,7 +108,7 @@ class Detector:
 
     def read(self, image: np.ndarray, fix: MatFix) -> Detection:
         """Read the board in a frame from :meth:`prepare` ((H, W, 3) uint8 BGR)."""
-        _, layout, uv = self.camera(fix)
+        cam, layout, uv = self.camera(fix)
         feat = read_colour(image, uv)
         # A hand: spaces no piece and no bare mat explains, or a blob of foreign colour.
         if unexplained_spaces(feat, self.colours, self._empty_now, layout).any() or (
@@ -117,6 +118,8 @@ class Detector:
             return Detection(None, np.zeros(64), fix, occluded=True)
         labels, loglik = sample_evidence(feat, self.colours, self._empty_now, self.inks,
                                          layout.ink)
-        readings = read_board(labels, loglik, feat, layout)
+        readings = read_board(labels, loglik, layout,
+                              lambda squares: teleport_diagonals(image, cam, squares,
+                                                                 self.geometry))
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)

@@ -4,8 +4,9 @@ The test bed for vision, its benchmarks and the demo. A pinhole camera looks at 
 a configurable pose; Poles are cylinders and Port walls are boxes with real height, so a tall
 Pole seen obliquely covers part of the next space and its top is displaced from its base.
 Shadows, a lighting gradient and colour cast, sensor noise, blur, JPEG artefacts and a hand
-reaching over the mat are added. Everything random comes from the scene's seed, and every
-frame carries its ground truth.
+reaching over the mat are added. The mat is drawn in its print (``Scene.mat``: our own by
+default); ``vary_look`` gives a scene a random print, piece gloss and table from its seed.
+Everything random comes from the scene's seed, and every frame carries its ground truth.
 
 World coordinates are mat units (one space = 1): x east along the files, y north along the
 ranks, z up; the grid spans [0, 8] x [0, 8] at z = 0. Images are ``(H, W, 3) uint8`` BGR.
@@ -22,7 +23,14 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-from vision.mat import CORNER_SIGNS, MatModel, draw_mat, load_position, parse_square
+from vision.mat import (
+    CORNER_SIGNS,
+    MatModel,
+    draw_mat,
+    load_position,
+    parse_square,
+    random_print,
+)
 
 BGR = tuple[int, int, int]
 
@@ -71,6 +79,7 @@ class PieceStyle:
     wall_thickness: float = 0.06
     wall_height: float = 0.3
     seam_gap: float = 0.035  # the joint at a Port's open ends: where a Teleport's halves meet
+    gloss: float = 0.0  # strength of the specular highlight on Pole sides and wall tops, 0..1
     colours: dict[str, BGR] = field(default_factory=lambda: {"south": (40, 40, 200),
                                                               "north": (190, 110, 30)})
 
@@ -92,7 +101,7 @@ class Scene:
     sensor: Sensor = field(default_factory=Sensor)
     style: PieceStyle = field(default_factory=PieceStyle)
     mat: MatModel = field(default_factory=MatModel)
-    table: str = "wood"  # "wood" | "cloth"
+    table: str = "wood"  # "wood" | "cloth" | "check" (a gingham tablecloth)
     table_colour: BGR = (70, 110, 150)
     seed: int = 0
 
@@ -110,6 +119,24 @@ class SimFrame:
     homography: np.ndarray  # (3, 3) mat plane (x, y, 1) -> image (u, v, w)
     camera_matrix: np.ndarray  # (3, 3)
     occluded: bool  # a hand is over the mat
+
+
+TABLE_COLOURS: tuple[BGR, ...] = ((70, 110, 150), (40, 70, 110), (120, 150, 175), (60, 60, 60),
+                                  (150, 120, 90), (60, 100, 60))
+GLOSS = (0.0, 0.8)  # piece gloss drawn for a varied scene
+P_MATT = 0.3  # chance that a varied scene's pieces are matt
+LOOK_STREAM = 7  # keeps a scene's look apart from the noise render() draws from the same seed
+
+
+def vary_look(scene: Scene) -> Scene:
+    """``scene`` with a random mat print, piece gloss and table, all drawn from its seed."""
+    rng = np.random.default_rng([scene.seed, LOOK_STREAM])
+    mat = random_print(rng, scene.style.colours, scene.mat)
+    gloss = 0.0 if rng.random() < P_MATT else float(rng.uniform(*GLOSS))
+    table = str(TABLES[int(rng.integers(len(TABLES)))])
+    colour = TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))]
+    return replace(scene, mat=mat, style=replace(scene.style, gloss=gloss), table=table,
+                   table_colour=colour)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -187,6 +214,10 @@ def make_camera(pose: CameraPose, mat: MatModel) -> Camera:
 
 TEX_PX = 48  # texture pixels per space
 TEX_MARGIN = 14  # spaces of table round the mat in the texture
+CHECK_CELL = (0.5, 1.6)  # a gingham check's side, in spaces
+CHECK_SKEW_DEG = 20.0  # the cloth's weave against the mat's edges, at most
+CHECK_DEPTH = 0.18  # how much darker a band is than the cloth
+TABLES = ("wood", "cloth", "check")
 
 
 def _texture_layout(mat: MatModel) -> tuple[int, int]:
@@ -201,7 +232,7 @@ _TEXTURES: dict[str, np.ndarray] = {}
 
 def _ground_texture(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.ndarray:
     """The table with the mat on it, as seen from straight above (cached: scenes reuse it)."""
-    key = json.dumps([table, table_colour, mat.to_json(), repr(mat.colours), seed])
+    key = json.dumps([table, table_colour, repr(mat), seed])  # repr: the print is in it
     if key not in _TEXTURES:
         if len(_TEXTURES) > 8:
             _TEXTURES.clear()
@@ -221,8 +252,15 @@ def _draw_ground(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.
         noise = rng.normal(0, 1, (size // 4, size // 4)).astype(np.float32)
         noise = cv2.resize(noise, (size, size), interpolation=cv2.INTER_LINEAR)
         tex = base * (0.92 + 0.05 * noise[..., None])
+    elif table == "check":
+        # Gingham: bands one way and the other, darker where they cross; a little askew.
+        cell = rng.uniform(*CHECK_CELL) * TEX_PX
+        a = math.radians(rng.uniform(-CHECK_SKEW_DEG, CHECK_SKEW_DEG))
+        u = (xx * math.cos(a) + yy * math.sin(a)) // cell % 2
+        v = (-xx * math.sin(a) + yy * math.cos(a)) // cell % 2
+        tex = base * (1.0 - CHECK_DEPTH * (u + v))[..., None]
     else:
-        raise VisionError(f"unknown table {table!r}: 'wood' or 'cloth'")
+        raise VisionError(f"unknown table {table!r}: 'wood', 'cloth' or 'check'")
     tex = np.clip(tex, 0, 255).astype(np.uint8)
     mat_img = draw_mat(mat, TEX_PX)
     tex[off:off + mat_img.shape[0], off:off + mat_img.shape[1]] = mat_img
@@ -248,10 +286,28 @@ class _Poly:
     colour: tuple[float, float, float]
 
 
-def _shade(colour: BGR, normal: np.ndarray, light: np.ndarray, ambient: float = 0.55
-           ) -> tuple[float, float, float]:
+SHININESS_SIDE = 40.0  # Blinn-Phong exponents: how narrow a glossy piece's highlight is
+SHININESS_TOP = 8.0
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.linalg.norm(v)), 1e-9)
+
+
+def _shade(colour: BGR, normal: np.ndarray, light: np.ndarray, ambient: float = 0.55,
+           gloss: float = 0.0, to_eye: np.ndarray | None = None) -> tuple[float, float, float]:
     k = ambient + (1 - ambient) * max(0.0, float(normal @ light))
-    return (colour[0] * k, colour[1] * k, colour[2] * k)
+    spec = 0.0
+    if gloss > 0 and to_eye is not None:
+        # The lamp's reflection, white, where the normal halves the way to light and eye. A
+        # side's takes the lamp as a tall area light (horizontal directions only): a point
+        # light high above would put it out of sight, yet real glossy Poles show a stripe.
+        side = abs(normal[2]) < 0.5
+        mask = np.array([1.0, 1.0, 0.0 if side else 1.0])
+        half = _unit(_unit(light * mask) + _unit(to_eye * mask))
+        cos = max(0.0, float(normal @ half))
+        spec = 255 * gloss * cos ** (SHININESS_SIDE if side else SHININESS_TOP)
+    return tuple(min(255.0, c * k + spec) for c in colour)  # type: ignore[return-value]
 
 
 def _box_faces(lo: np.ndarray, hi: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -294,7 +350,7 @@ def _pole_polys(cam: Camera, cx: float, cy: float, colour: BGR, style: PieceStyl
             continue
         quad = np.array([ring[i], ring[j], top[j], top[i]])
         polys.append(_Poly(float(cam.depth(quad).mean()), cam.project(quad),
-                           _shade(colour, normal, light)))
+                           _shade(colour, normal, light, gloss=style.gloss, to_eye=view - mid)))
     # The top disc last of this piece: it is nearer the camera than the sides it caps.
     top_colour = tuple(min(255.0, c * 1.12 + 12) for c in colour)
     polys.append(_Poly(float(cam.depth(top).mean()) - h, cam.project(top),
@@ -303,14 +359,16 @@ def _pole_polys(cam: Camera, cx: float, cy: float, colour: BGR, style: PieceStyl
 
 
 def _box_polys(cam: Camera, lo: np.ndarray, hi: np.ndarray, colour: BGR,
-               light: np.ndarray) -> list[_Poly]:
+               light: np.ndarray, gloss: float = 0.0) -> list[_Poly]:
     out = []
     for pts, normal in _box_faces(lo, hi):
         centre = pts.mean(axis=0)
         if normal @ (cam.C - centre) <= 0:
             continue
+        top = normal[2] > 0  # a wall's top catches the lamp's reflection
         out.append(_Poly(float(cam.depth(pts).mean()), cam.project(pts),
-                         _shade(colour, normal, light, 0.6)))
+                         _shade(colour, normal, light, 0.6, gloss if top else 0.0,
+                                cam.C - centre)))
     return out
 
 
@@ -321,11 +379,38 @@ def _piece_solids(position: dict[str, Any], style: PieceStyle
     for name, side in position.get("poles", {}).items():
         f, r = parse_square(name)
         solids.append(("pole", (f + 0.5, r + 0.5), style.colours[side]))
+    corners: dict[str, dict[str, str]] = {}
     for port in position.get("ports", []):
         f, r = parse_square(port["square"])
+        corners.setdefault(port["square"], {})[port["corner"]] = port["side"]
         for lo, hi in _wall_boxes(float(f), float(r), port["corner"], style):
             solids.append(("box", (lo, hi), style.colours[port["side"]]))
+    for name, here in corners.items():
+        f, r = parse_square(name)
+        for pair, seams in (((("sw", "ne")), ("se", "nw")), (("se", "nw"), ("sw", "ne"))):
+            if all(c in here for c in pair):
+                # Two halves meet: the narrow slot between their wall ends lies in their
+                # shadow, a dark crevice seen from above.
+                colour = style.colours[here[pair[0]]]
+                dark = (int(colour[0] * SEAM_SHADE), int(colour[1] * SEAM_SHADE),
+                        int(colour[2] * SEAM_SHADE))
+                for c in seams:
+                    solids.append(("box", _seam_box(float(f), float(r), c, style), dark))
     return solids
+
+
+SEAM_SHADE = 0.35  # a seam's slot: this share of the walls' colour (shadowed, deep and narrow)
+
+
+def _seam_box(x0: float, y0: float, corner: str, style: PieceStyle
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The slot at ``corner`` between two Port halves' wall ends, as a (lo, hi) box a little
+    below the wall tops."""
+    sx, sy = CORNER_SIGNS[corner]
+    t, g = style.wall_thickness, style.seam_gap
+    x = (x0, x0 + max(t, g)) if sx < 0 else (x0 + 1 - max(t, g), x0 + 1)
+    y = (y0, y0 + max(t, g)) if sy < 0 else (y0 + 1 - max(t, g), y0 + 1)
+    return (np.array([x[0], y[0], 0.0]), np.array([x[1], y[1], style.wall_height * 0.97]))
 
 
 def _solid_points(kind: str, geom: Any, style: PieceStyle) -> np.ndarray:
@@ -407,7 +492,7 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
         if kind == "pole":
             polys.extend(_pole_polys(cam, geom[0], geom[1], colour, style, to_light))
         else:
-            polys.extend(_box_polys(cam, geom[0], geom[1], colour, to_light))
+            polys.extend(_box_polys(cam, geom[0], geom[1], colour, to_light, style.gloss))
     polys.sort(key=lambda p: -p.depth)
     for p in polys:
         cv2.fillPoly(img, [np.round(p.points * 16).astype(np.int32)],
