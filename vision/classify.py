@@ -69,6 +69,9 @@ class SampleLayout:
     # that each top sample's line of sight meets below a Pole's top: with no Pole there, such
     # a wall shows in the Pole's stead.
     top_walls: np.ndarray
+    # (64, 4 * WALL_SAMPLES, 36): how far each wall sample's line of sight keeps from every
+    # other wall of the neighbourhood: a wall read standing there may show in its place.
+    wall_near: np.ndarray
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -228,24 +231,33 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
     c = camera.centre
     ground = c[:2] + (pts - c[:2]) * (c[2] / (c[2] - zs))[..., None]
     ink = printed_ink(mat or MatModel(), ground.reshape(-1, 2), cfg.ink_grow).reshape(64, -1)
+    n_b = boxes.shape[1]
     if walls:
-        top_walls = _walls_met(camera, at(slice(0, nt)), boxes)
+        tops = at(slice(0, nt))
+        top_walls = _wall_clearance(camera, tops, boxes, float(tops[..., 2].max())
+                                    ) < cfg.wall_clear
+        wall_near = _wall_clearance(camera, at(slice(k_wall, k_corner)), boxes,
+                                    g.wall_height + 0.05)
+        for i in range(4):  # a wall sample's own wall is what it looks at
+            wall_near[:, i * WALL_SAMPLES:(i + 1) * WALL_SAMPLES, 16 + i] = _FAR
     else:
-        top_walls = np.zeros((64, nt, boxes.shape[1]), bool)
+        top_walls = np.zeros((64, nt, n_b), bool)
+        wall_near = np.full((64, nw, n_b), _FAR)
     return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
-                        slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls)
+                        slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls,
+                        wall_near)
 
 
-def _walls_met(camera: CameraModel, targets: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(64, T, B) bool: whether the line of sight through each target (64, T, 3), from the
-    target down to the mat, meets each of its space's neighbourhood walls (64, B, 2, 3)."""
+def _wall_clearance(camera: CameraModel, targets: np.ndarray, boxes: np.ndarray,
+                    top: float) -> np.ndarray:
+    """(64, T, B): how far the line of sight through each target (64, T, 3), from height
+    ``top`` down to the mat, keeps from each of its space's neighbourhood walls
+    (64, B, 2, 3)."""
     n_t, n_b = targets.shape[1], boxes.shape[1]
-    rays = Rays(camera.centre, np.repeat(targets.reshape(-1, 3), n_b, axis=0),
-                float(targets[..., 2].max()))
+    rays = Rays(camera.centre, np.repeat(targets.reshape(-1, 3), n_b, axis=0), top)
     each = np.broadcast_to(boxes[:, None], (64, n_t, n_b, 2, 3)).reshape(-1, 1, 2, 3)
     none = np.full((len(each), 1, 4), _FAR)
-    cl = clearance_each(rays, none, each, CLASSIFY.ray_iterations)
-    return (cl < CLASSIFY.wall_clear).reshape(64, n_t, n_b)
+    return clearance_each(rays, none, each, CLASSIFY.ray_iterations).reshape(64, n_t, n_b)
 
 
 def _neighbour_squares() -> np.ndarray:
@@ -370,7 +382,8 @@ def _lightness_groups(x: np.ndarray) -> list[np.ndarray]:
 
 def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
-                    ink_at: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    ink_at: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows.
 
     * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
@@ -393,6 +406,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     none = np.full(feat.shape[:-1], cfg.colour_sigma, np.float32)
     lost = np.zeros(feat.shape[:-1], bool)
     known = lost
+    camouflage = np.zeros((*feat.shape[:-1], 2), bool)
     plain = None
     # What the mat there would look like: its lightness decides "much darker" below.
     mat_light = np.full(feat.shape[:-1], np.nan, np.float32)
@@ -400,6 +414,10 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         known = ~np.isnan(empty[..., 0])
         ref = np.where(known[..., None], empty, feat)
         de = bare_mat_distance(feat, ref)
+        # Camouflage only silences a sample that stayed as the bare mat looked: one that
+        # changed still shows something there.
+        camouflage = (known & (de < cfg.unchanged_sigma))[..., None] & np.stack(
+            [colours[s].distance(ref) < cfg.camouflage_sigma for s in SIDES], axis=-1)
         # A piece in front of the mat changes what the camera sees there, however like the
         # mat it is coloured (a white wall's lit top and shaded face on cream paper): a
         # sample just as the empty mat looked is no side's, whatever its colour.
@@ -423,14 +441,19 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     dark = (side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
     if empty is not None:  # a shadow on the bare mat is darker too, but keeps its colour
         dark &= ~known | (de > cfg.colour_sigma)
-    label = np.where(dark | (side < none), np.where(ds <= dn, 1, 2), 0)
-    label = np.where(lost & ~dark, -1, label)  # explained by nothing: it does not vote
+    # Unlike the bare mat there (or much darker than it) and unlike both sides' learned
+    # colours: some piece in a light calibration never showed (a glint on a face turned
+    # another way, a blurred edge). It does not vote for a Pole's side, but it is no bare
+    # mat, and it leans to the nearer side.
+    piece = dark | lost
+    label = np.where(side < none, np.where(ds <= dn, 1, 2), 0)
+    label = np.where(dark, np.where(ds <= dn, 1, 2), np.where(lost, -1, label))
     d = np.minimum(np.stack([none, ds, dn], axis=-1), cfg.loglik_cap)
-    d = np.where(lost[..., None], cfg.loglik_cap, d)
-    # Dark: some piece, either side's.
-    d[..., 0] = np.where(dark, cfg.loglik_cap, d[..., 0])
-    d[..., 1:] = np.where(dark[..., None], cfg.dark_side_distance, d[..., 1:])
-    return label, -0.5 * d * d
+    d[..., 0] = np.where(piece, cfg.loglik_cap, d[..., 0])
+    lean = cfg.dark_side_distance / np.maximum(side, 1e-3)
+    d[..., 1] = np.where(piece, np.minimum(ds * lean, cfg.loglik_cap), d[..., 1])
+    d[..., 2] = np.where(piece, np.minimum(dn * lean, cfg.loglik_cap), d[..., 2])
+    return label, -0.5 * d * d, camouflage
 
 
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -576,13 +599,35 @@ def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int
     return out
 
 
-def _votes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Majority label of each row of labels (64, K) and its share of the samples that vote
-    (label -1 abstains)."""
-    counts = np.stack([(labels == v).sum(axis=1) for v in range(3)], axis=1)
-    best = counts.argmax(axis=1)
-    voters = np.maximum(counts.sum(axis=1), 1)
-    return best, counts[np.arange(len(labels)), best] / voters
+def _disc_votes(labels: np.ndarray, camouflage: np.ndarray, code: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Share of a disc's samples (labels (64, K)) showing side ``code``, among those that
+    can tell it (not camouflaged (64, K), not unlike everything), and whether the disc is
+    mute for that side (fewer than half its samples can tell)."""
+    speaking = ~camouflage & (labels >= 0)
+    n = speaking.sum(axis=1)
+    share = ((labels == code) & speaking).sum(axis=1) / np.maximum(n, 1)
+    return share, n * 2 < labels.shape[1]
+
+
+def _port_scores(loglik: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """(64, arrangements) score of every Port arrangement from the wall samples'
+    log-likelihoods (64, 4 * WALL_SAMPLES, 3) and weights (64, 4 * WALL_SAMPLES). Each
+    edge's worst sample for each explanation is left out: one sample that met a glint, a
+    seam or a neighbour's edge must not outvote the other two."""
+    w = weight.reshape(64, 4, WALL_SAMPLES, 1)
+    ll = np.sort(loglik.reshape(64, 4, WALL_SAMPLES, 3) * w, axis=2)
+    edge_ll = ll[:, :, 1:].sum(axis=2) * WALL_SAMPLES / (WALL_SAMPLES - 1)
+    return edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+
+
+def _standing_walls(best: np.ndarray) -> np.ndarray:
+    """(64, 36) bool: which of each space's neighbourhood walls stand, given each space's
+    Port arrangement ``best`` (64,), in :func:`_neighbourhoods` order."""
+    edge_side = _CONFIG_STATES[best]  # (64, 4)
+    nb = _NEIGHBOURS
+    return np.where((nb >= 0)[..., None], edge_side[np.maximum(nb, 0)] > 0, False
+                    ).reshape(64, -1)
 
 
 def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
@@ -597,48 +642,65 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     return (voting[..., None] & layout.top_walls & same).any(axis=(1, 2))
 
 
-def read_board(labels: np.ndarray, loglik: np.ndarray, layout: SampleLayout,
+def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
+               layout: SampleLayout,
                diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]]
                ) -> list[SpaceReading]:
-    """Decide every space from its samples: labels (64, S) and log-likelihoods (64, S, 3);
+    """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
+    camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
     (:func:`teleport_diagonals`)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample.
-    w = layout.weight[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 1)
-    # Each edge's worst sample for each explanation is left out: one sample that met a
-    # glint, a seam or a neighbour's edge must not outvote the other two.
-    ll = np.sort(loglik[:, layout.wall].reshape(64, 4, WALL_SAMPLES, 3) * w, axis=2)
-    edge_ll = ll[:, :, 1:].sum(axis=2) * WALL_SAMPLES / (WALL_SAMPLES - 1)
-    scores = edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)  # (64, configs)
+    scores = _port_scores(loglik[:, layout.wall], layout.weight[:, layout.wall])
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
-    # Poles: most top samples in a side's colour, and its footprint agreeing.
-    top_label, top_share = _votes(labels[:, layout.top])
-    foot_label, foot_share = _votes(labels[:, layout.foot])
-    # Both discs must agree; together they must be clear (a top seen against the same side's
-    # printed ink can be half lost, and then its footprint speaks for it).
-    topped = (top_label > 0) & (top_share >= cfg.foot_share)
-    # A footprint in nearly the mat's own colour (white Pole on cream paper) cannot say
-    # either way: then the top speaks alone. One that clearly shows bare mat means the top
-    # samples saw a neighbour's Pole.
+    # Poles: most top samples in a side's colour, and its footprint agreeing, or at least
+    # not clearly bare. A disc whose bare look is that side's own colour cannot tell (mute):
+    # the other disc speaks alone, the top only where no wall of that side, read standing,
+    # could show in its place.
+    shares, mutes = [], []
+    for code in (1, 2):
+        top_share, top_mute = _disc_votes(labels[:, layout.top],
+                                          camouflage[:, layout.top, code - 1], code)
+        foot_share, foot_mute = _disc_votes(labels[:, layout.foot],
+                                            camouflage[:, layout.foot, code - 1], code)
+        shares.append((top_share, foot_share))
+        mutes.append((top_mute, foot_mute))
+    total = [np.where(tm, 0, t) + np.where(fm, 0, f) for (t, f), (tm, fm) in zip(
+        shares, mutes, strict=True)]
+    top_label = np.where(total[1] > total[0], 2, 1)
+    pick = top_label - 1
+    rows = np.arange(64)
+    top_share = np.stack([s_[0] for s_ in shares])[pick, rows]
+    foot_share = np.stack([s_[1] for s_ in shares])[pick, rows]
+    top_mute = np.stack([m[0] for m in mutes])[pick, rows]
+    foot_mute = np.stack([m[1] for m in mutes])[pick, rows]
+    explained = _tops_explained_by_walls(labels[:, layout.top], top_label, order[:, 0], layout)
+    # How strongly the footprint says bare mat rather than the Pole's side (sum of
+    # log-likelihood ratios over the samples that can tell): only a clear "bare" overrules
+    # a top in the side's colour.
     foot_ll = loglik[:, layout.foot]
-    mine = np.take_along_axis(foot_ll, np.broadcast_to(top_label[:, None, None],
-                                                       (64, foot_ll.shape[1], 1)), axis=2)
-    ambiguous = (foot_ll[..., 0] - mine[..., 0]).mean(axis=1) < cfg.foot_ambiguous
-    # ... unless a wall read standing in the top samples' line of sight, of the same side,
-    # would look just the same with no Pole there.
-    ambiguous &= ~_tops_explained_by_walls(labels[:, layout.top], top_label, order[:, 0],
-                                           layout)
-    agreeing = ((foot_label == top_label) & (foot_share >= cfg.foot_share)
-                & ((top_share + foot_share) / 2 >= cfg.pole_share))
-    standing = topped & (agreeing | (ambiguous & (top_share >= cfg.pole_share)))
-    foot_share = np.where(agreeing, foot_share, top_share)
-    conf_pole = np.where(standing, np.minimum(top_share, foot_share),
-                         np.where(topped, 1.0 - top_share,  # a top, no footprint: a neighbour?
-                                  1.0 - np.where(top_label > 0, top_share, 0.0) * 0.5))
+    side_ll = np.take_along_axis(foot_ll, top_label[:, None, None].repeat(foot_ll.shape[1], 1),
+                                 axis=2)[..., 0]
+    foot_camo = np.take_along_axis(camouflage[:, layout.foot],
+                                   (top_label[:, None, None] - 1).repeat(foot_ll.shape[1], 1),
+                                   axis=2)[..., 0]
+    foot_bare = np.where(foot_camo, 0.0, foot_ll[..., 0] - side_ll).sum(axis=1)
+    both = (~top_mute & ~foot_mute & (top_share >= cfg.foot_share)
+            & (foot_share >= cfg.foot_share) & ((top_share + foot_share) / 2 >= cfg.pole_share))
+    top_alone = (~top_mute & ~explained & (top_share >= cfg.pole_share)
+                 & (foot_bare < cfg.foot_veto))
+    foot_alone = top_mute & ~foot_mute & (foot_share >= cfg.pole_share)
+    standing = both | top_alone | foot_alone
+    seen = np.where(top_mute, foot_share, np.where(foot_mute, top_share,
+                                                   np.minimum(top_share, foot_share)))
+    conf_pole = np.where(standing, seen,
+                         np.where(top_mute & foot_mute, 0.0,  # nothing can tell
+                                  1.0 - np.maximum(np.where(top_mute, 0, top_share),
+                                                   np.where(foot_mute, 0, foot_share))))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

@@ -55,10 +55,11 @@ class ClassifyConfig:
     wall_surface: float = 0.008  # spaces inside a wall's face its surface samples sit
     wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
     wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
+    min_weight: float = 0.05  # however near another piece a sample's view passes
     ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach
     corner_ref_along: float = 0.12  # the wall tops compared with a corner: this far from it
     colour_sigma: float = 7.0  # Mahalanobis distance within which a sample is a side's
-    max_side_confusion: float = 0.05  # of a side's calibration samples nearer the other side
+    max_side_confusion: float = 0.2  # of a side's calibration samples nearer the other (glints)
     colour_floor: tuple[float, float, float] = (0.1, 0.03, 0.03)  # noise floor; light varies
     colour_parts: int = 3  # Gaussians per side's colour, split by lightness (lit .. shaded)
     part_min: int = 12  # samples a part needs for its own covariance
@@ -71,6 +72,8 @@ class ClassifyConfig:
     bare_bright_sigma: float = 0.15
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
+    camouflage_sigma: float = 2.0  # a bare look this near a side's colour cannot tell it
+    unchanged_sigma: float = 1.0  # bare_mat_distance within which a sample is unchanged
     piece_changes: float = 2.5  # bare_mat_distance a piece makes at least (see sample_evidence)
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
     empty_distance: float = 0.5  # a sample this far from the empty look is not the mat
@@ -90,7 +93,7 @@ class ClassifyConfig:
     ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
-    foot_ambiguous: float = 2.0  # log-likelihood: a footprint leaning less to bare mat is mute
+    foot_veto: float = 5.0  # log-likelihood: a footprint this sure of bare mat denies a Pole
 
 
 CLASSIFY = ClassifyConfig()

@@ -116,9 +116,9 @@ class Detector:
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
             return Detection(None, np.zeros(64), fix, occluded=True)
-        labels, loglik = sample_evidence(feat, self.colours, self._empty_now, self.inks,
+        labels, loglik, camouflage = sample_evidence(feat, self.colours, self._empty_now, self.inks,
                                          layout.ink)
-        readings = read_board(labels, loglik, layout,
+        readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry))
         conf = np.array([r.confidence for r in readings])
