@@ -223,13 +223,23 @@ def build_parser() -> argparse.ArgumentParser:
     cal = sub.add_parser(
         "calibrate", help="calibrate the mat from the start position (or: calibrate camera)",
         description="Calibrate the mat from a photo of the start position: --image or "
-        "--camera, and --out. `companion calibrate camera ...` calibrates the camera's lens "
-        "instead. Exit status: 0 done, 2 bad input.")
+        "--camera, and --out; add a photo of the empty mat (--empty PATH, or --camera N "
+        "--with-empty to take both from the camera) for a mat whose print misleads. "
+        "`companion calibrate camera ...` calibrates the camera's lens instead. Exit status: "
+        "0 done, 2 bad input, 130 stopped at a prompt.")
     # Not required=True: `calibrate camera` (below) takes neither.
     src = cal.add_mutually_exclusive_group()
     src.add_argument("--image", metavar="PATH", help="a photo of the start position")
     src.add_argument("--camera", type=int, metavar="N",
                      help="grab the start position from camera N")
+    cal.add_argument("--empty", metavar="PATH",
+                     help="a photo of the empty mat from the same camera in the same light: "
+                     "the look of every space is learned from it (any mat print). With "
+                     "--camera: the empty shot is this file, the start position the camera's")
+    cal.add_argument("--with-empty", action="store_true",
+                     help="with --camera: take the empty-mat photo from the camera too. It "
+                     "asks you to clear the mat, then to set up the start position (Enter "
+                     "after each), so it needs a terminal")
     cal.add_argument("--out", metavar="PATH", help="profile to write (JSON)")
     cal.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
                      default="bottom", help="image edge nearest south's Home row")
@@ -301,12 +311,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser(
         "run", help="referee a real game: camera, mat profile, LED/die board, app",
-        description="Exit status: 0 when stopped, 2 bad input (profile, camera, board port, "
-        "match store).")
+        description="Without --profile the mat is calibrated from the camera's first still "
+        "frames, which must show the start position. Exit status: 0 when stopped, 2 bad input "
+        "(profile, empty-mat photo, camera, board port, match store, no start position to "
+        "calibrate from).")
     run.add_argument("--camera", type=int, default=0, metavar="N", help="camera index "
                      "(default 0)")
-    run.add_argument("--profile", required=True, metavar="PATH",
-                     help="mat profile from `companion calibrate`")
+    run.add_argument("--profile", metavar="PATH",
+                     help="mat profile from `companion calibrate` (default: calibrate from "
+                     "the camera as the game starts, which must show the start position)")
+    run.add_argument("--empty", metavar="PATH",
+                     help="without --profile: a photo of the empty mat from this camera in "
+                     "this light, to calibrate with (see `calibrate --empty`)")
+    run.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
+                     default="bottom", help="without --profile: the image edge nearest "
+                     "south's Home row (default bottom)")
     run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                      help="the LED/die board's serial port (default auto: found by USB id)")
     add_db_argument(run)
@@ -326,6 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--profile", metavar="PATH", help="mat profile from `companion "
                      "calibrate` (default: calibrate from the first still frame, which must "
                      "show the start position)")
+    ref.add_argument("--empty", metavar="PATH",
+                     help="without --profile: a photo of the empty mat from the recording's "
+                     "camera in its light, to calibrate with (see `calibrate --empty`)")
     add_db_argument(ref)
     ref.add_argument("--fps", type=float, default=10.0, metavar="N",
                      help="frame rate of a folder of images (default 10; a video has its own)")
@@ -389,32 +411,99 @@ def _read_image(path: str) -> np.ndarray:
     return image
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):  # closed, or a stand-in without a tty
+        return False
+
+
+def _prompt(text: str) -> None:
+    """Ask on stderr and wait for Enter (stdout keeps only the result line)."""
+    print(f"{text} ", end="", file=sys.stderr, flush=True)
+    if not sys.stdin.readline():
+        raise BadInput("standard input ended at the prompt: nothing was calibrated")
+
+
+def _grab(cam: Any, index: int) -> np.ndarray:
+    from vision.sources import Frame
+
+    # The last of 10 frames: the ones the driver buffered while we waited are stale.
+    frames = [f for f in (cam.read() for _ in range(10)) if isinstance(f, Frame)]
+    if not frames:
+        raise BadInput(f"camera {index} sent no frames")
+    return frames[-1].image
+
+
+def _camera_shots(index: int, with_empty: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The start position from camera ``index`` and, ``with_empty``, the empty mat first;
+    the camera stays open between them so its view and settings do not change."""
+    from vision.sources import CameraSource
+
+    cam = CameraSource(index)
+    try:
+        empty = None
+        if with_empty:
+            _prompt("clear the mat, then press Enter")
+            empty = _grab(cam, index)
+            _prompt("set up the start position, then press Enter")
+        return _grab(cam, index), empty
+    finally:
+        cam.close()
+
+
+def _check_empty_size(empty: np.ndarray, name: str, image: np.ndarray, what: str) -> None:
+    from companion.run import RunError, check_empty_size
+
+    try:
+        check_empty_size(empty, name, (image.shape[1], image.shape[0]), what)
+    except RunError as exc:
+        raise BadInput(str(exc)) from None
+
+
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from calibration.intrinsics import CameraIntrinsics
     from calibration.profile import calibrate
     from vision.errors import VisionError
-    from vision.sources import CameraSource, Frame
 
     if args.image is None and args.camera is None:
         raise BadInput("give --image PATH or --camera N (or `calibrate camera` for the lens)")
     if args.out is None:
         raise BadInput("give --out PATH for the profile")
+    if args.with_empty:
+        if args.camera is None:
+            raise BadInput("--with-empty takes both photos from --camera N; with --image give "
+                           "the empty-mat photo as --empty PATH")
+        if args.empty is not None:
+            raise BadInput("--with-empty takes the empty-mat photo from the camera and --empty "
+                           "names a file: give one of them")
+        # Checked before the camera opens: with no one to press Enter it would wait forever.
+        if not _is_terminal(sys.stdin):
+            raise BadInput("--with-empty needs a terminal to ask you to clear the mat and set "
+                           "it up; or take the photos yourself and give --image START "
+                           "--empty EMPTY")
     try:
         lens = None if args.intrinsics is None else CameraIntrinsics.load(args.intrinsics)
-        if args.image is not None:
-            image = _read_image(args.image)
+        start = None if args.image is None else _read_image(args.image)
+        # Files before the camera: a bad one is said before anyone is asked to do anything.
+        empty = None if args.empty is None else _read_image(args.empty)
+        if start is not None:
+            image, what = start, f"the start photo {args.image}"
         else:
-            cam = CameraSource(args.camera)
-            frames = [f for f in (cam.read() for _ in range(10)) if isinstance(f, Frame)]
-            cam.close()
-            if not frames:
-                raise BadInput(f"camera {args.camera} sent no frames")
-            image = frames[-1].image
-        profile = calibrate(image, south_at=args.south_at, intrinsics=lens)
+            image, shot = _camera_shots(args.camera, args.with_empty)
+            empty = shot if shot is not None else empty
+            what = f"camera {args.camera}'s frames"
+        if args.empty is not None and empty is not None:
+            _check_empty_size(empty, args.empty, image, what)
+        profile = calibrate(image, south_at=args.south_at, intrinsics=lens, empty=empty)
         profile.save(args.out)
     except VisionError as exc:
         raise BadInput(str(exc)) from None
+    except KeyboardInterrupt:  # Ctrl-C at a prompt: nothing written
+        print("\ncompanion calibrate: stopped, nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     print(f"wrote {args.out}: mat found, south at the {args.south_at}, colours learned"
+          + ("" if empty is None else ", the empty mat learned from its photo")
           + ("" if lens is None else ", frames undistorted with the lens calibration"))
     return EXIT_OK
 
@@ -469,9 +558,10 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
     def note(message: str) -> None:
         print(f"companion calibrate: {message}", file=sys.stderr)
 
-    if args.image is not None or args.intrinsics is not None:
-        raise BadInput("--image and --intrinsics are for the mat; `calibrate camera` takes "
-                       "--print-sheet, --images or --camera")
+    if (args.image is not None or args.intrinsics is not None or args.empty is not None
+            or args.with_empty):
+        raise BadInput("--image, --empty, --with-empty and --intrinsics are for the mat; "
+                       "`calibrate camera` takes --print-sheet, --images or --camera")
     pattern = _pattern(args.pattern)
     try:
         if args.print_sheet is not None:
@@ -573,7 +663,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     try:
         return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
-                        db=args.db, headless=args.headless)
+                        db=args.db, headless=args.headless, empty=args.empty,
+                        south_at=args.south_at)
     except RunError as exc:
         raise BadInput(str(exc)) from None
 
@@ -589,7 +680,8 @@ def _cmd_referee(args: argparse.Namespace) -> int:
         summary = referee_recording(
             args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
             first=args.first, south_at=args.south_at, accept_after=args.accept_after,
-            start=None if args.start is None else _read_position(args.start))
+            start=None if args.start is None else _read_position(args.start),
+            empty=args.empty)
     except (RecordingError, MatchLogError) as exc:
         raise BadInput(str(exc)) from None
     return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK

@@ -11,7 +11,8 @@ whatever the machine's speed. Two things differ from a live game:
   continues from the board as seen, logged as a correction. Never silently.
 
 Without a profile, the mat is calibrated from the first still frame, which must show the
-start position. Output is a readable log, or one JSON object per line (``--json``).
+start position (with an empty-mat photo from the same camera, if one is given). Output is a
+readable log, or one JSON object per line (``--json``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from companion.rules.teleporters import Position, Side
 from companion.session import Session, Vision, open_store
 from vision.errors import VisionError
 from vision.sources import (
+    CameraSource,
     Frame,
     FrameSource,
     SourceEvent,
@@ -79,21 +81,37 @@ def _small_grey(image: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def calibrate_from(source: FrameSource, south_at: str = "bottom") -> tuple[Any, float]:
+def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
+                   empty: np.ndarray | None = None,
+                   empty_path: str | None = None) -> tuple[Any, float]:
     """A profile from the first still frames of ``source`` (which must show the start
-    position), and the time of the frame used. Raises :class:`RecordingError`."""
+    position), and the time of the frame used. ``empty``: a photo of the empty mat from the
+    same camera (read from ``empty_path``, named in messages). Raises
+    :class:`RecordingError`."""
     from calibration.errors import CalibrationError
     from calibration.profile import calibrate
+    from companion.run import RunError, check_empty_size
 
     last: np.ndarray | None = None
     still_since: float | None = None
     tried: list[str] = []
+    sized = empty is None
     while True:
         item = source.read()
         if isinstance(item, SourceEvent):
-            if item.kind is SourceEventKind.ENDED:
+            if item.kind is SourceEventKind.ENDED or item.t > CALIBRATE_WITHIN_S:
                 break
+            if item.kind is SourceEventKind.DISCONNECTED:
+                time.sleep(0.05)  # a live camera away: it retries on its own
             continue
+        if not sized:  # a wrong-size photo would fail every try: say so at once
+            assert empty is not None
+            h, w = item.image.shape[:2]
+            try:
+                check_empty_size(empty, empty_path or "given", (w, h), f"{source.name}'s frames")
+            except RunError as exc:
+                raise RecordingError(str(exc)) from None
+            sized = True
         grey = _small_grey(item.image)
         if last is None or float(np.mean(np.abs(grey - last))) > STILL_GREY:
             still_since = item.t
@@ -104,7 +122,7 @@ def calibrate_from(source: FrameSource, south_at: str = "bottom") -> tuple[Any, 
         if item.t - still_since + 1e-9 < CALIBRATE_STILL_S:
             continue
         try:
-            return calibrate(item.image, south_at), item.t
+            return calibrate(item.image, south_at, empty=empty), item.t
         except (CalibrationError, VisionError) as exc:
             tried.append(f"t={item.t:.1f}s: {exc}")
             if len(tried) >= CALIBRATE_TRIES:
@@ -115,9 +133,13 @@ def calibrate_from(source: FrameSource, south_at: str = "bottom") -> tuple[Any, 
         raise RecordingError(f"{source.name}: no still frame in the first "
                              f"{CALIBRATE_WITHIN_S:g} s to calibrate the mat from; give "
                              "--profile PROFILE (made with companion calibrate)")
+    if empty is not None:  # the photo may be what is wrong (the camera moved): no guessing
+        raise RecordingError(f"{source.name}: the mat cannot be calibrated from the first "
+                             f"still frame with the empty-mat photo {empty_path} ({tried[0]}). "
+                             "Start on the set-up board, or give --profile PROFILE")
     raise RecordingError(f"{source.name}: the first still frame does not show the start "
                          f"position, so the mat cannot be calibrated from it ({tried[0]}). "
-                         "Start the recording on the set-up board, or give --profile PROFILE")
+                         "Start on the set-up board, or give --profile PROFILE")
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -323,12 +345,14 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
                       start: Position | None = None,
                       south_at: str = "bottom", accept_after: float = ACCEPT_AFTER_S,
                       out: TextIO | None = None, err: TextIO | None = None,
-                      players: dict[str, str] | None = None) -> Summary:
+                      players: dict[str, str] | None = None,
+                      empty: str | None = None) -> Summary:
     """Referee the recording at ``spec``, from ``start`` (default the set-up; a recording that
     begins mid-game needs a ``profile``), ``first`` to move (default ``start``'s). Raises
     :class:`RecordingError` for input that cannot be used (and ``MatchLogError`` for an
     unusable ``db``); Ctrl-C ends the run early, with ``Summary.interrupted`` set and
-    everything committed kept."""
+    everything committed kept. ``empty``: a photo of the empty mat from the recording's camera,
+    to calibrate with (not with a ``profile``, which holds its calibration)."""
     out = out or sys.stdout
     err = err or sys.stderr
     if fps <= 0:
@@ -338,6 +362,18 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     if start is not None and profile is None:
         raise RecordingError("--start needs --profile: the mat is calibrated from the set-up, "
                              "which a recording that begins mid-game does not show")
+    if profile is not None and empty is not None:
+        raise RecordingError(f"--empty {empty} with --profile {profile}: the profile already "
+                             "holds the calibration; give one of them (or calibrate again "
+                             "with `companion calibrate --empty`)")
+    bare = None
+    if empty is not None:
+        from companion.run import RunError, load_empty
+
+        try:
+            bare = load_empty(empty)
+        except RunError as exc:
+            raise RecordingError(str(exc)) from None
     reporter = Reporter(out, as_json)
     source = open_recording(spec, fps)
     if profile is not None:
@@ -351,7 +387,7 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
         cal_t = None
     else:
         try:
-            prof, cal_t = calibrate_from(source, south_at)
+            prof, cal_t = calibrate_from(source, south_at, bare, empty)
         finally:
             source.close()
         source = open_recording(spec, fps)  # referee from the first frame
@@ -385,6 +421,8 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     size = f"{prof.image_size[0]}x{prof.image_size[1]}"
     how = (f"the mat calibrated from the frame at {clock(cal_t)}" if cal_t is not None
            else f"profile {profile}")
+    if bare is not None:
+        how += f" and the empty-mat photo {Path(empty or '').name}"
     reporter.line(0.0, f"refereeing {name} ({size}) with {how}")
     try:
         _referee_frames(source, session, reporter, summary, prof.image_size, spec, err)

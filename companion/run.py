@@ -1,10 +1,14 @@
 """``companion run``: the real thing. A camera, a mat profile, the LED/die board and the app.
 
+Without a profile the mat is calibrated from the camera's first still frames, which must show
+the start position (with an empty-mat photo, ``--empty``, if one is given).
+
 Everything that can be checked before the game starts is, and reported in one line (exit 2):
-a missing or damaged profile, a camera that cannot be opened or whose frames are not the size
-the profile was calibrated at, a board port that cannot be opened, a match store that cannot
-be used. Once running, a camera or board that goes away is shown on the status line and picked
-up again when it is back.
+a missing or damaged profile, an unreadable empty-mat photo, a camera that cannot be opened or
+whose frames are not the size the profile was calibrated at (or the empty-mat photo's), a
+board port that cannot be opened, a match store that cannot be used, no start position to
+calibrate from. Once running, a camera or board that goes away is shown on the status line
+and picked up again when it is back.
 """
 
 from __future__ import annotations
@@ -13,12 +17,16 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.matchlog import MatchLogError, MatchStore
 from companion.session import BoardLink, Session, TextLog, app_unless_headless, open_store
 from vision.errors import VisionError
 from vision.sources import CameraSource, Frame, SourceEvent
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FIRST_FRAME_S = 5.0  # a camera that sends nothing for this long at start is refused
 BOARD_ANSWER_S = 3.0  # an Uno reboots when its port opens: about 2 s
@@ -38,9 +46,32 @@ def load_profile(path: str) -> Any:
         raise RunError(message if path in message else f"{path}: {message}") from None
 
 
-def open_camera(index: int, size: tuple[int, int],
-                opener: Callable[[int], Any] | None = None) -> CameraSource:
-    """Camera ``index``, checked to send frames of ``size`` (the profile's)."""
+def load_empty(path: str) -> np.ndarray:
+    """The empty-mat photo at ``path``, BGR. Raises :class:`RunError` naming the file."""
+    import cv2
+
+    if not Path(path).is_file():
+        raise RunError(f"{path}: no such image (the empty-mat photo)")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise RunError(f"{path}: not an image OpenCV can read (the empty-mat photo)")
+    return image
+
+
+def check_empty_size(empty: np.ndarray, path: str, size: tuple[int, int], what: str) -> None:
+    """The empty-mat photo at ``path`` must be ``size`` (W, H), the size of ``what``.
+    Checked here, not left to calibration, so the message names the file."""
+    h, w = empty.shape[:2]
+    if (w, h) != tuple(size):
+        raise RunError(f"the empty-mat photo {path} is {w}x{h} but {what} is {size[0]}x"
+                       f"{size[1]}: take both with the same camera at the same size")
+
+
+def open_camera(index: int, size: tuple[int, int] | None,
+                opener: Callable[[int], Any] | None = None,
+                empty_path: str | None = None) -> CameraSource:
+    """Camera ``index``, checked to send frames of ``size``: the profile's, or with
+    ``empty_path`` the empty-mat photo's; None: any size."""
     try:
         camera = (CameraSource(index) if opener is None
                   else CameraSource(index, opener=opener))
@@ -51,8 +82,12 @@ def open_camera(index: int, size: tuple[int, int],
         item = camera.read()
         if isinstance(item, Frame):
             h, w = item.image.shape[:2]
-            if (w, h) != tuple(size):
+            if size is not None and (w, h) != tuple(size):
                 camera.close()
+                if empty_path is not None:
+                    raise RunError(f"camera {index} sends {w}x{h} frames but the empty-mat "
+                                   f"photo {empty_path} is {size[0]}x{size[1]}: take it with "
+                                   "this camera at this size")
                 raise RunError(f"camera {index} sends {w}x{h} frames but the profile was "
                                f"calibrated at {size[0]}x{size[1]}: calibrate with this camera "
                                "at this size")
@@ -101,30 +136,60 @@ def _check_port(port: str) -> None:
         raise RunError(f"cannot open the board's port {port}: {exc}") from None
 
 
-def run_live(*, camera: int, profile: str, bridge: str = "auto", db: str | None = None,
-             headless: bool = False, out: TextIO | None = None,
-             opener: Callable[[int], Any] | None = None) -> int:
+def calibrate_live(source: CameraSource, south_at: str = "bottom",
+                   empty: np.ndarray | None = None, empty_path: str | None = None) -> Any:
+    """A profile from the camera's first still frames (the start position). Raises
+    :class:`RunError`."""
+    from companion.recorded import RecordingError, calibrate_from
+
+    try:
+        return calibrate_from(source, south_at, empty, empty_path)[0]
+    except RecordingError as exc:
+        raise RunError(str(exc)) from None
+
+
+def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
+             db: str | None = None, headless: bool = False, out: TextIO | None = None,
+             opener: Callable[[int], Any] | None = None, empty: str | None = None,
+             south_at: str = "bottom") -> int:
     """Referee a real game until the window is closed (or Ctrl-C, headless); 0 then.
-    Raises :class:`RunError` for what cannot be used."""
+    Without ``profile`` the mat is calibrated from the camera (``empty``: an empty-mat photo
+    to calibrate with). Raises :class:`RunError` for what cannot be used."""
     out = out or sys.stdout
 
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
-    prof = load_profile(profile)
+    if profile is not None and empty is not None:
+        raise RunError(f"--empty {empty} with --profile {profile}: the profile already holds "
+                       "the calibration; give one of them (or calibrate again with "
+                       "`companion calibrate --empty`)")
+    prof = None if profile is None else load_profile(profile)
+    bare = None if empty is None else load_empty(empty)  # before anything opens
     app = app_unless_headless(headless, say)
     try:
         store: MatchStore | None = open_store(db, say)
     except MatchLogError as exc:
         raise RunError(str(exc)) from None
     board: BoardLink | None = None
+    source: CameraSource | None = None
     try:
         board = open_board(bridge, say)
-        source = open_camera(camera, prof.image_size, opener)
-    except BaseException:
-        for thing in (board, store):
+        size = (prof.image_size if prof is not None
+                else None if bare is None else (bare.shape[1], bare.shape[0]))
+        source = open_camera(camera, size, opener,
+                             empty_path=empty if prof is None else None)
+        if prof is None:
+            say(f"calibrating the mat from camera {camera}: set up the start position and keep "
+                "hands off the mat")
+            prof = calibrate_live(source, south_at, bare, empty)
+    except BaseException as exc:
+        for thing in (board, store, source):
             if thing is not None:
                 thing.close()
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C while waiting for a still set-up
+            say("stopped before the game began")
+            return 0
         raise
     session = Session.from_profile(prof, source=source, board=board, store=store,
                                    log_note="" if store is not None else "not recording")
@@ -133,7 +198,8 @@ def run_live(*, camera: int, profile: str, bridge: str = "auto", db: str | None 
             session.start()
             app.run_app(session)
             return 0
-        say(f"refereeing from camera {camera} with {profile}; Ctrl-C stops")
+        how = profile if profile is not None else "the mat calibrated at the start"
+        say(f"refereeing from camera {camera} with {how}; Ctrl-C stops")
         session.on_update(TextLog(out))
         try:
             session.run()
@@ -144,4 +210,5 @@ def run_live(*, camera: int, profile: str, bridge: str = "auto", db: str | None 
         session.close()
 
 
-__all__ = ["RunError", "load_profile", "open_board", "open_camera", "run_live"]
+__all__ = ["RunError", "calibrate_live", "check_empty_size", "load_empty", "load_profile",
+           "open_board", "open_camera", "run_live"]

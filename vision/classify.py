@@ -72,6 +72,7 @@ class SampleLayout:
     # (64, 4 * WALL_SAMPLES, 36): how far each wall sample's line of sight keeps from every
     # other wall of the neighbourhood: a wall read standing there may show in its place.
     wall_near: np.ndarray
+    clear: float  # spaces of clearance at which a sample is fully trusted (blur reaches less)
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -197,8 +198,9 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
     # Corners: the notch a Teleport's seam leaves, and the wall tops either side of it.
     weight[:, k_corner:] = _clear(camera, at(slice(k_corner, per_space)), top, cyl,
                                   _without(boxes, own_boxes))
-    weight[:, :k_wall] /= cfg.wall_clear
-    weight[:, k_corner:] /= cfg.wall_clear
+    clear = _clear_needed(camera)
+    weight[:, :k_wall] /= clear
+    weight[:, k_corner:] /= clear
     a, inset, z = _wall_candidates(g)
     for i, edge in enumerate(EDGES):
         cols = slice(k_wall + i * WALL_SAMPLES, k_wall + (i + 1) * WALL_SAMPLES)
@@ -225,7 +227,7 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
             chosen.sort(key=lambda j: a[j])
             pts[sq, cols] = targets[sq, chosen, :2]
             zs[sq, cols] = targets[sq, chosen, 2]
-            weight[sq, cols] = np.maximum(score[sq, chosen] / cfg.wall_clear, 0.05)
+            weight[sq, cols] = np.maximum(score[sq, chosen] / clear, cfg.min_weight)
     weight = np.clip(weight, 0.0, 1.0)
     # Where each line of sight meets the mat, and whether a side's colour is printed there.
     c = camera.centre
@@ -235,7 +237,7 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
     if walls:
         tops = at(slice(0, nt))
         top_walls = _wall_clearance(camera, tops, boxes, float(tops[..., 2].max())
-                                    ) < cfg.wall_clear
+                                    ) < clear
         wall_near = _wall_clearance(camera, at(slice(k_wall, k_corner)), boxes,
                                     g.wall_height + 0.05)
         for i in range(4):  # a wall sample's own wall is what it looks at
@@ -245,7 +247,17 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
         wall_near = np.full((64, nw, n_b), _FAR)
     return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
                         slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls,
-                        wall_near)
+                        wall_near, clear)
+
+
+def _clear_needed(camera: CameraModel) -> float:
+    """Spaces of clearance at which a line of sight is fully trusted: ``wall_clear``, or
+    more where a space is so few pixels across that blur and JPEG reach further."""
+    corners = camera.image_points(np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]]))
+    x, y = corners[:, 0], corners[:, 1]
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+    px_per_space = max(np.sqrt(area / 64.0), 1.0)
+    return max(CLASSIFY.wall_clear, CLASSIFY.blur_px / px_per_space)
 
 
 def _wall_clearance(camera: CameraModel, targets: np.ndarray, boxes: np.ndarray,
@@ -343,6 +355,10 @@ class ColourModel:
             return _mahalanobis(x, self.mean, self.inv_cov)
         return np.min([_mahalanobis(x, m, ic) for m, ic in self.parts], axis=0)
 
+    def distance_whole(self, x: np.ndarray) -> np.ndarray:
+        """Mahalanobis distance of (..., 3) features from all the samples as one Gaussian."""
+        return _mahalanobis(x, self.mean, self.inv_cov)
+
     def to_json(self) -> dict[str, Any]:
         def part(mean: np.ndarray, inv_cov: np.ndarray) -> dict[str, Any]:
             return {"mean": [float(v) for v in mean],
@@ -404,8 +420,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     dn = colours["north"].distance(feat)
     side = np.minimum(ds, dn)
     none = np.full(feat.shape[:-1], cfg.colour_sigma, np.float32)
-    lost = np.zeros(feat.shape[:-1], bool)
-    known = lost
+    known = np.zeros(feat.shape[:-1], bool)
+    de = np.full(feat.shape[:-1], np.inf, np.float32)
     camouflage = np.zeros((*feat.shape[:-1], 2), bool)
     plain = None
     # What the mat there would look like: its lightness decides "much darker" below.
@@ -425,14 +441,13 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         ds = np.sqrt(ds * ds + unchanged * unchanged)
         dn = np.sqrt(dn * dn + unchanged * unchanged)
         side = np.minimum(ds, dn)
-        lost = known & (de > none) & (side > none)
         none = np.where(known, np.minimum(de, none), none)
         plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
         mat_light = np.where(known, empty[..., 0], plain[0])
     if ink_at is not None and inks:
         for code, name in enumerate(SIDES, start=1):
             if name in inks:
-                here = (ink_at == code) & ~lost
+                here = ink_at == code
                 none = np.where(here, np.minimum(none, _ink_distance(feat, inks[name], plain)),
                                 none)
                 mat_light = np.where((ink_at == code) & ~known, inks[name].mean[0], mat_light)
@@ -441,18 +456,15 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     dark = (side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
     if empty is not None:  # a shadow on the bare mat is darker too, but keeps its colour
         dark &= ~known | (de > cfg.colour_sigma)
-    # Unlike the bare mat there (or much darker than it) and unlike both sides' learned
-    # colours: some piece in a light calibration never showed (a glint on a face turned
-    # another way, a blurred edge). It does not vote for a Pole's side, but it is no bare
-    # mat, and it leans to the nearer side.
-    piece = dark | lost
-    label = np.where(side < none, np.where(ds <= dn, 1, 2), 0)
-    label = np.where(dark, np.where(ds <= dn, 1, 2), np.where(lost, -1, label))
+    # Much darker than the mat there and unlike both sides' learned colours: a piece's
+    # edge blurred with something else, of either side: no bare mat. (Samples far from
+    # every explanation otherwise say nothing: the cap makes them equal.)
+    label = np.where(dark | (side < none), np.where(ds <= dn, 1, 2), 0)
+    # Far from the bare look and from both sides: it does not vote for a Pole.
+    label = np.where(known & ~dark & (np.minimum(de, side) > cfg.colour_sigma), -1, label)
     d = np.minimum(np.stack([none, ds, dn], axis=-1), cfg.loglik_cap)
-    d[..., 0] = np.where(piece, cfg.loglik_cap, d[..., 0])
-    lean = cfg.dark_side_distance / np.maximum(side, 1e-3)
-    d[..., 1] = np.where(piece, np.minimum(ds * lean, cfg.loglik_cap), d[..., 1])
-    d[..., 2] = np.where(piece, np.minimum(dn * lean, cfg.loglik_cap), d[..., 2])
+    d[..., 0] = np.where(dark, cfg.loglik_cap, d[..., 0])
+    d[..., 1:] = np.where(dark[..., None], cfg.dark_side_distance, d[..., 1:])
     return label, -0.5 * d * d, camouflage
 
 
@@ -511,8 +523,9 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         mean_f = (f * m).sum(axis=1) / np.maximum(n, 1)[:, None]
         mean_ref = (np.where(use[..., None], ref, 0.0)).sum(axis=1) / np.maximum(n, 1)[:, None]
         # Tighter than labelling: a Pole's top and body are what the colours were learned from.
-        side = np.minimum(colours["south"].distance(mean_f),
-                          colours["north"].distance(mean_f)) <= cfg.explain_sigma
+        # The sides as one Gaussian each: a disc's mean blends lit and shaded faces.
+        side = np.minimum(colours["south"].distance_whole(mean_f),
+                          colours["north"].distance_whole(mean_f)) <= cfg.explain_sigma
         enough = n >= cfg.unexplained_min_samples
         odd = ~side & (empty_difference(mean_f, mean_ref) >= cfg.empty_distance)
         judged += enough
@@ -610,24 +623,31 @@ def _disc_votes(labels: np.ndarray, camouflage: np.ndarray, code: int
     return share, n * 2 < labels.shape[1]
 
 
-def _port_scores(loglik: np.ndarray, weight: np.ndarray) -> np.ndarray:
+def _port_scores(loglik: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(64, arrangements) score of every Port arrangement from the wall samples'
-    log-likelihoods (64, 4 * WALL_SAMPLES, 3) and weights (64, 4 * WALL_SAMPLES). Each
-    edge's worst sample for each explanation is left out: one sample that met a glint, a
-    seam or a neighbour's edge must not outvote the other two."""
+    log-likelihoods (64, 4 * WALL_SAMPLES, 3) and weights (64, 4 * WALL_SAMPLES), and each
+    edge's evidence (64, 4, 3) for [no wall, south's, north's]. Each edge's worst sample
+    for each explanation is left out: one sample that met a glint, a seam or a neighbour's
+    edge must not outvote the other two."""
     w = weight.reshape(64, 4, WALL_SAMPLES, 1)
     ll = np.sort(loglik.reshape(64, 4, WALL_SAMPLES, 3) * w, axis=2)
     edge_ll = ll[:, :, 1:].sum(axis=2) * WALL_SAMPLES / (WALL_SAMPLES - 1)
-    return edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+    return edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2), edge_ll
 
 
-def _standing_walls(best: np.ndarray) -> np.ndarray:
-    """(64, 36) bool: which of each space's neighbourhood walls stand, given each space's
-    Port arrangement ``best`` (64,), in :func:`_neighbourhoods` order."""
-    edge_side = _CONFIG_STATES[best]  # (64, 4)
+def _wall_strength(edge_ll: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """(64, 4): how much better each edge's wall, where arrangement ``best`` (64,) stands
+    one, explains its samples than no wall does; -inf where none stands."""
+    side = _CONFIG_STATES[best]  # (64, 4)
+    mine = np.take_along_axis(edge_ll, side[..., None], axis=2)[..., 0]
+    return np.where(side > 0, mine - edge_ll[..., 0], -np.inf)
+
+
+def _gather_neighbours(per_edge: np.ndarray, off: float) -> np.ndarray:
+    """(64, 36): a per-edge value (64, 4) for each space's neighbourhood walls, in
+    :func:`_neighbourhoods` order; ``off`` off the mat."""
     nb = _NEIGHBOURS
-    return np.where((nb >= 0)[..., None], edge_side[np.maximum(nb, 0)] > 0, False
-                    ).reshape(64, -1)
+    return np.where((nb >= 0)[..., None], per_edge[np.maximum(nb, 0)], off).reshape(64, -1)
 
 
 def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
@@ -651,8 +671,18 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     ``diagonals`` reads the Teleports' diagonals on the squares given
     (:func:`teleport_diagonals`)."""
     cfg = CLASSIFY
-    # Ports: per space, the arrangement whose walls best explain every wall sample.
-    scores = _port_scores(loglik[:, layout.wall], layout.weight[:, layout.wall])
+    # Ports: per space, the arrangement whose walls best explain every wall sample. Then
+    # once more, trusting less the samples whose view passes a wall read standing next door
+    # on better evidence than their own edge's: that wall may be what they saw.
+    weight = layout.weight[:, layout.wall]
+    scores, edge_ll = _port_scores(loglik[:, layout.wall], weight)
+    best = np.argmax(scores, axis=1)
+    strength = _wall_strength(edge_ll, best)  # (64, 4)
+    theirs = _gather_neighbours(strength, -np.inf)  # (64, 36)
+    mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
+    near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
+    scores, _ = _port_scores(loglik[:, layout.wall],
+                             weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]

@@ -55,6 +55,7 @@ class ClassifyConfig:
     wall_surface: float = 0.008  # spaces inside a wall's face its surface samples sit
     wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
     wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
+    blur_px: float = 1.5  # pixels of clearance at which a sample is fully trusted (blur, JPEG)
     min_weight: float = 0.05  # however near another piece a sample's view passes
     ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach
     corner_ref_along: float = 0.12  # the wall tops compared with a corner: this far from it
@@ -80,8 +81,8 @@ class ClassifyConfig:
     unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained
     chroma_lightness: float = 0.3  # lightness below which chromaticity counts less (noise)
     piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece
-    loglik_cap: float = 5.0  # Mahalanobis distance beyond which a sample counts no worse
-    dark_side_distance: float = 3.0  # a dark blurred sample: this far from either side
+    loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
+    dark_side_distance: float = 7.0  # a dark blurred sample: this far from either side
     port_margin: float = 20.0  # log-likelihood lead of the best Port arrangement: sure
     # A Teleport's seams: wall-top dips within seam_reach spaces of a corner, against the
     # wall top at seam_ref; a relative difference of seam_margin between the diagonals: sure.

@@ -123,7 +123,7 @@ class SimFrame:
 
 TABLE_COLOURS: tuple[BGR, ...] = ((70, 110, 150), (40, 70, 110), (120, 150, 175), (60, 60, 60),
                                   (150, 120, 90), (60, 100, 60))
-GLOSS = (0.0, 0.8)  # piece gloss drawn for a varied scene
+GLOSS = (0.0, 0.5)  # piece gloss drawn for a varied scene
 P_MATT = 0.3  # chance that a varied scene's pieces are matt
 LOOK_STREAM = 7  # keeps a scene's look apart from the noise render() draws from the same seed
 
@@ -287,7 +287,7 @@ class _Poly:
 
 
 SHININESS_SIDE = 40.0  # Blinn-Phong exponents: how narrow a glossy piece's highlight is
-SHININESS_TOP = 8.0
+SHININESS_TOP = 30.0  # a flat top mirrors a small lamp over a narrow range of views
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

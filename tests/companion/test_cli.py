@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -260,3 +262,145 @@ def test_portal_hex_judge_reads_a_rule_breaking_text_board(
     b.write_text("red | platforms 1,0 | -\n")
     assert main(["judge", "--game", "portal-hex", str(a), str(b)]) == 1
     assert "joined to no portal" in capsys.readouterr().out
+
+
+# --- issue 16: calibrating with a photo of the empty mat -------------------------------------
+
+EMPTY_MAT = {"game": "teleporters", "to_move": "south", "poles": {}, "ports": []}
+
+
+@pytest.fixture(scope="module")
+def table_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The empty mat, the start position and the board after Pd1-d3, one 640x360 camera."""
+    import cv2
+
+    from vision.simtable import CameraPose, Scene, render
+
+    scene = Scene(pose=CameraPose(tilt_deg=15, width=640, height=360), seed=4)
+    later, _ = play(Position.start(), parse_move("Pd1-d3"))
+    where = tmp_path_factory.mktemp("photos")
+    out = {}
+    for name, doc, seed in (("empty", EMPTY_MAT, 3), ("start", Position.start().to_json(), 4),
+                            ("now", later.to_json(), 5)):
+        out[name] = str(where / f"{name}.png")
+        cv2.imwrite(out[name], render(doc, scene.with_(seed=seed)).image)
+    out["moved"] = str(where / "moved.png")  # the camera bumped between the two shots
+    cv2.imwrite(out["moved"], render(EMPTY_MAT, scene.with_(
+        pose=CameraPose(tilt_deg=25, azimuth_deg=40, width=640, height=360), seed=3)).image)
+    small = cv2.resize(cv2.imread(out["empty"]), (320, 180))
+    out["small"] = str(where / "small.png")
+    cv2.imwrite(out["small"], small)
+    return out
+
+
+def test_calibrate_with_an_empty_mat_photo_then_detect(
+        table_photos: dict[str, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: `calibrate --image START --empty EMPTY --out P` learns the table from the
+    empty-mat photo too, and `detect --profile P` reads positions with it."""
+    profile = tmp_path / "profile.json"
+    assert main(["calibrate", "--image", table_photos["start"], "--empty",
+                 table_photos["empty"], "--out", str(profile)]) == 0
+    assert "the empty mat learned from its photo" in capsys.readouterr().out
+    assert main(["detect", "--profile", str(profile), table_photos["now"], "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    later, _ = play(Position.start(), parse_move("Pd1-d3"))
+    assert doc["status"] == "ok" and Position.from_json(doc["position"]).same_board(later)
+
+
+def test_calibrate_refuses_an_empty_photo_it_cannot_use(
+        table_photos: dict[str, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: an empty-mat photo of another size, or one that cannot be read, is bad
+    input: exit 2 and one line naming the file; nothing is written."""
+    profile = tmp_path / "profile.json"
+    base = ["calibrate", "--image", table_photos["start"], "--out", str(profile)]
+    assert main([*base, "--empty", table_photos["small"]]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"the empty-mat photo {table_photos['small']} is 320x180 but the start photo" in err
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not an image")
+    assert main([*base, "--empty", str(junk)]) == 2
+    assert "junk.png: not an image" in capsys.readouterr().err
+    assert main([*base, "--empty", str(tmp_path / "none.png")]) == 2
+    assert "none.png: no such image" in capsys.readouterr().err
+    assert main([*base, "--empty", table_photos["moved"]]) == 2  # calibration says why
+    err = capsys.readouterr().err
+    assert err.startswith("companion calibrate: ") and err.count("\n") == 1
+    assert main([*base, "--with-empty"]) == 2
+    assert "--with-empty takes both photos from --camera N" in capsys.readouterr().err
+    assert not profile.exists()
+
+
+class _FakeCamera:
+    """A ``CameraSource`` stand-in: shows whatever is on the (simulated) mat now."""
+
+    def __init__(self, index: int, table: dict[str, Any]) -> None:
+        self.table = table
+        table["opened"] = index
+
+    def read(self) -> Any:
+        from vision.sources import Frame
+
+        return Frame(self.table["images"][self.table["phase"]], 0.0, 0)
+
+    def close(self) -> None:
+        self.table["closed"] = True
+
+
+class _Terminal(io.StringIO):
+    """A terminal on stdin: each Enter changes what is on the mat (the user did the task)."""
+
+    def __init__(self, table: dict[str, Any]) -> None:
+        super().__init__()
+        self.table = table
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> str:
+        self.table["phase"] += 1
+        return "\n"
+
+
+def test_calibrate_camera_with_empty_prompts_for_both_shots(
+        table_photos: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: `calibrate --camera N --with-empty` asks to clear the mat, grabs the empty
+    shot, asks to set up the start position, grabs that, and calibrates with both."""
+    import cv2
+
+    import vision.sources
+
+    # phase 0: whatever was there; 1: after "clear the mat"; 2: after "set up".
+    table: dict[str, Any] = {"phase": 0, "images": [
+        cv2.imread(table_photos["now"]), cv2.imread(table_photos["empty"]),
+        cv2.imread(table_photos["start"])]}
+    monkeypatch.setattr(vision.sources, "CameraSource", lambda i: _FakeCamera(i, table))
+    monkeypatch.setattr(sys, "stdin", _Terminal(table))
+    profile = tmp_path / "profile.json"
+    assert main(["calibrate", "--camera", "1", "--with-empty", "--out", str(profile)]) == 0
+    out, err = capsys.readouterr()
+    assert err.index("clear the mat, then press Enter") < err.index(
+        "set up the start position, then press Enter")
+    assert table["opened"] == 1 and table["closed"] and table["phase"] == 2
+    assert "the empty mat learned from its photo" in out and profile.exists()
+
+
+def test_calibrate_camera_with_empty_needs_a_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: with no terminal on stdin, `calibrate --camera N --with-empty` cannot ask
+    anyone to clear the mat: exit 2 at once, one line, the camera never opened."""
+    import vision.sources
+
+    def no_camera(index: int) -> None:
+        raise AssertionError("the camera must not be opened")
+
+    monkeypatch.setattr(vision.sources, "CameraSource", no_camera)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["calibrate", "--camera", "0", "--with-empty", "--out",
+                 str(tmp_path / "p.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a terminal" in err and "--image START --empty" in err

@@ -364,3 +364,48 @@ def test_companion_clip_writes_a_sample_recording(tmp_path: Path, capsys) -> Non
     assert ".mp4, .avi, .mkv or .mov" in capsys.readouterr().err
     assert main(["clip", "--out", str(out), "--size", "big"]) == 2
     assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+EMPTY_MAT = {"game": "teleporters", "to_move": "south", "poles": {}, "ports": []}
+
+
+def test_referee_calibrates_with_an_empty_mat_photo(clips, tmp_path: Path, capsys) -> None:
+    """Issue 16: `referee --source CLIP --empty EMPTY` calibrates from the first still frame
+    and the empty-mat photo (same camera, same light), and referees every turn."""
+    import cv2
+
+    from vision.simtable import render
+
+    clip, path, south_at = clips["video-15deg"]
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), render(EMPTY_MAT, clip.scene.with_(seed=77)).image)
+    assert main(["referee", "--source", str(path), "--empty", str(empty), "--south-at",
+                 south_at, "--db", str(tmp_path / "m.sqlite")]) == 0
+    text = capsys.readouterr().out
+    first = text.splitlines()[0]
+    assert "the mat calibrated from the frame at" in first and "empty.jpg" in first
+    assert text.count(" turn ") == len(clip.turns), text
+
+
+def test_referee_refuses_an_empty_photo_it_cannot_use(clips, tmp_path: Path, capsys) -> None:
+    """Issue 16: `--empty` with `--profile` (the profile holds the calibration), an unreadable
+    empty-mat photo, or one of another size than the recording's frames: exit 2, one line."""
+    import cv2
+    import numpy as np
+
+    _, path, _ = clips["frames-faulty"]
+    profile = tmp_path / "profile.json"
+    profile.write_text("{}")
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), np.zeros((90, 160, 3), np.uint8))
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not a photo")
+    for extra, words in (
+            (["--empty", str(small), "--profile", str(profile)],
+             "the profile already holds the calibration"),
+            (["--empty", str(junk)], "junk.jpg: not an image"),
+            (["--empty", str(tmp_path / "none.jpg")], "none.jpg: no such image"),
+            (["--empty", str(small)], f"the empty-mat photo {small} is 160x90 but")):
+        assert main(["referee", "--source", str(path), *extra]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1 and "Traceback" not in err, err

@@ -5,6 +5,7 @@ and a board port that cannot be opened; "`companion run` ... take[s] --db too" (
 from __future__ import annotations
 
 import io
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,61 @@ def test_run_referees_the_camera_lights_the_board_and_its_button_commits(
     with MatchStore(db) as store:
         (summary,) = store.list_matches(unfinished=True)  # stopped mid-game: resumable
         assert [t.moves for t in store.get_match(summary.id).turns] == [("Pd1-d3",)]
+
+
+EMPTY_MAT = {"game": "teleporters", "to_move": "south", "poles": {}, "ports": []}
+
+
+def test_run_without_a_profile_calibrates_with_the_empty_mat_photo(tmp_path: Path) -> None:
+    """Issue 16: `run --camera N --empty EMPTY` (no --profile) calibrates from the camera's
+    first still frames and the empty-mat photo, then referees."""
+    import cv2
+
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), render(EMPTY_MAT, SCENE.with_(seed=900)).image)
+    start = render(START.to_json(), SCENE.with_(seed=901)).image
+    after = render(AFTER_D3.to_json(), SCENE.with_(seed=902)).image
+    out = io.StringIO()
+    script = [(start, None)] * 20 + [(after, None)] * 15
+    assert run_live(camera=0, empty=str(empty), bridge="none", db=str(tmp_path / "m.sqlite3"),
+                    headless=True, out=out, opener=lambda _: FakeCapture(script)) == 0
+    text = out.getvalue()
+    assert "calibrating the mat from camera 0" in text
+    assert "with the mat calibrated at the start" in text
+    assert "MOVES     south: Pd1-d3" in text and text.rstrip().endswith("stopped")
+
+
+def test_run_refuses_an_empty_photo_it_cannot_use(
+        profile_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: `run --empty` with `--profile` (the profile holds the calibration), an
+    unreadable empty-mat photo, or one of another size than the camera's frames: exit 2 (or
+    RunError), one line naming the file."""
+    import cv2
+
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), np.zeros((180, 320, 3), np.uint8))
+    assert main(["run", "--profile", profile_path, "--empty", str(small), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert "the profile already holds the calibration" in err and err.count("\n") == 1
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not a photo")
+    assert main(["run", "--empty", str(junk), "--headless", "--bridge", "none"]) == 2
+    assert "junk.png: not an image" in capsys.readouterr().err
+    frame = render(START.to_json(), SCENE.with_(seed=901)).image
+    with pytest.raises(RunError, match=re.escape(
+            f"camera 0 sends 640x360 frames but the empty-mat photo {small} is 320x180")):
+        run_live(camera=0, empty=str(small), bridge="none", db=str(tmp_path / "m.sqlite3"),
+                 headless=True, out=io.StringIO(),
+                 opener=lambda _: FakeCapture([(frame, None)]))
+
+
+def test_ctrl_c_while_calibrating_from_the_camera_stops_cleanly(tmp_path: Path) -> None:
+    """Issue 16: without --profile, Ctrl-C while `run` waits for a still set-up to calibrate
+    from is a stop (exit 0, said), not a traceback; the camera is closed."""
+    start = render(START.to_json(), SCENE.with_(seed=901)).image
+    capture = FakeCapture([(start, None)] * 3)  # too short to be still; then Ctrl-C
+    out = io.StringIO()
+    assert run_live(camera=0, bridge="none", db=str(tmp_path / "m.sqlite3"), headless=True,
+                    out=out, opener=lambda _: capture) == 0
+    assert out.getvalue().rstrip().endswith("stopped before the game began")
+    assert not capture.opened
