@@ -23,11 +23,14 @@ from calibration.intrinsics import CameraIntrinsics, undistorter
 from vision.classify import (
     CORNER_EDGES,
     EDGES,
+    SIDES,
     WALL_SAMPLES,
     ColourModel,
     PieceGeometry,
     SampleLayout,
+    bare_mat_distance,
     image_samples,
+    ink_distance,
     read_colour,
     sample_layout,
 )
@@ -249,6 +252,13 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look[~_sees_mat(cam, layout, start)] = np.nan
         palette = Palette.learn(image, fix.homography)
         inks = _learn_inks(image, cam, start, colours)
+        unlearned = _unlearned_pads(layout, empty_look, inks)
+        if unlearned:
+            raise CalibrationError(
+                "the start position hides what the mat looks like under its pieces, and the "
+                f"visible parts of {', '.join(unlearned)} are printed in a way that cannot "
+                "be guessed: shoot the empty mat from the same camera too and calibrate with "
+                "--empty EMPTY.jpg (or --with-empty with --camera)")
     profile = Profile((w, h), fix.homography, colours, empty_look, south_at, K, geometry,
                       palette=palette, inks=inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -271,6 +281,32 @@ def _same_view(fix: MatFix, empty: np.ndarray) -> None:
         raise CalibrationError(f"the mat is {moved:.0f} px away from where it is in the start "
                                "photo: take the empty-mat photo and the start photo without "
                                "moving the camera or the mat")
+
+
+def _unlearned_pads(layout: SampleLayout, empty_look: np.ndarray,
+                    inks: dict[str, ColourModel]) -> list[str]:
+    """The Telepads and Portpads (the spaces the start position covers) whose bare look
+    cannot be learned from the start photo: too many of the samples left in view look
+    neither like the plain mat elsewhere nor like a side's ink where a pad is printed."""
+    mat = MatModel()
+    pads = {n for side in mat.home_telepads.values() for n in side} | set(mat.portpads)
+    pad_sq = sorted(_sq(n) for n in pads)
+    plain_sq = [q for q in range(64) if q not in pad_sq]
+    plain = np.nanmedian(empty_look[plain_sq].reshape(-1, 3), axis=0)
+    out = []
+    for q in pad_sq:
+        seen = ~np.isnan(empty_look[q, :, 0])
+        if seen.sum() < 4:
+            continue
+        x = empty_look[q, seen]
+        ok = bare_mat_distance(x, np.broadcast_to(plain, x.shape)) < CLASSIFY.changed_sigma
+        for code, side in enumerate(SIDES, start=1):
+            if side in inks:
+                printed = layout.ink[q, seen] == code
+                ok |= printed & (ink_distance(x, inks[side], plain) < CLASSIFY.explain_sigma)
+        if 1.0 - ok.mean() > CLASSIFY.unlearned_share:
+            out.append(f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}")
+    return out
 
 
 def _check_sides_apart(colours: dict[str, ColourModel], learned: dict[str, np.ndarray]

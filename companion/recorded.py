@@ -25,8 +25,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import numpy as np
-
 from companion.matchlog import MatchLogError, MatchStore
 from companion.matchlog.model import iso
 from companion.referee import (
@@ -48,7 +46,6 @@ from companion.rules.teleporters import Position, Side
 from companion.session import Session, Vision, open_store
 from vision.errors import VisionError
 from vision.sources import (
-    CameraSource,
     Frame,
     FrameSource,
     SourceEvent,
@@ -59,87 +56,12 @@ from vision.sources import (
 
 ACCEPT_AFTER_S = 15.0  # disagreement this long in a recording: go on from the board as seen
 JUDGE_UNSURE_AFTER_S = 0.4  # the same unsure reading this long: judge it (no one can help)
-CALIBRATE_STILL_S = 0.5  # the first frames still this long are the set-up to calibrate from
-CALIBRATE_WITHIN_S = 30.0  # no still set-up in this much of the recording: give up
-CALIBRATE_TRIES = 3  # still stretches tried before giving up
-STILL_GREY = 4.0  # mean grey-level change between frames that still counts as still
 PROGRESS_EVERY_S = 0.25
 
 
 class RecordingError(ValueError):
     """A recording that cannot be refereed: unreadable, or no start position to calibrate
     from. The message names the file and says what to do."""
-
-
-# --- calibration from the recording ---------------------------------------------------------
-
-
-def _small_grey(image: np.ndarray) -> np.ndarray:
-    import cv2
-
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA).astype(np.float32)
-
-
-def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
-                   empty: np.ndarray | None = None,
-                   empty_path: str | None = None) -> tuple[Any, float]:
-    """A profile from the first still frames of ``source`` (which must show the start
-    position), and the time of the frame used. ``empty``: a photo of the empty mat from the
-    same camera (read from ``empty_path``, named in messages). Raises
-    :class:`RecordingError`."""
-    from calibration.errors import CalibrationError
-    from calibration.profile import calibrate
-    from companion.run import RunError, check_empty_size
-
-    last: np.ndarray | None = None
-    still_since: float | None = None
-    tried: list[str] = []
-    sized = empty is None
-    while True:
-        item = source.read()
-        if isinstance(item, SourceEvent):
-            if item.kind is SourceEventKind.ENDED or item.t > CALIBRATE_WITHIN_S:
-                break
-            if item.kind is SourceEventKind.DISCONNECTED:
-                time.sleep(0.05)  # a live camera away: it retries on its own
-            continue
-        if not sized:  # a wrong-size photo would fail every try: say so at once
-            assert empty is not None
-            h, w = item.image.shape[:2]
-            try:
-                check_empty_size(empty, empty_path or "given", (w, h), f"{source.name}'s frames")
-            except RunError as exc:
-                raise RecordingError(str(exc)) from None
-            sized = True
-        grey = _small_grey(item.image)
-        if last is None or float(np.mean(np.abs(grey - last))) > STILL_GREY:
-            still_since = item.t
-        last = grey
-        if item.t > CALIBRATE_WITHIN_S:
-            break
-        assert still_since is not None
-        if item.t - still_since + 1e-9 < CALIBRATE_STILL_S:
-            continue
-        try:
-            return calibrate(item.image, south_at, empty=empty), item.t
-        except (CalibrationError, VisionError) as exc:
-            tried.append(f"t={item.t:.1f}s: {exc}")
-            if len(tried) >= CALIBRATE_TRIES:
-                break
-            still_since = None  # wait for the next still stretch
-            last = None
-    if not tried:
-        raise RecordingError(f"{source.name}: no still frame in the first "
-                             f"{CALIBRATE_WITHIN_S:g} s to calibrate the mat from; give "
-                             "--profile PROFILE (made with companion calibrate)")
-    if empty is not None:  # the photo may be what is wrong (the camera moved): no guessing
-        raise RecordingError(f"{source.name}: the mat cannot be calibrated from the first "
-                             f"still frame with the empty-mat photo {empty_path} ({tried[0]}). "
-                             "Start on the set-up board, or give --profile PROFILE")
-    raise RecordingError(f"{source.name}: the first still frame does not show the start "
-                         f"position, so the mat cannot be calibrated from it ({tried[0]}). "
-                         "Start on the set-up board, or give --profile PROFILE")
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -386,8 +308,12 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
             raise RecordingError(str(exc)) from None
         cal_t = None
     else:
+        from companion.run import RunError, calibrate_from
+
         try:
             prof, cal_t = calibrate_from(source, south_at, bare, empty)
+        except RunError as exc:
+            raise RecordingError(str(exc)) from None
         finally:
             source.close()
         source = open_recording(spec, fps)  # referee from the first frame
@@ -531,4 +457,4 @@ def _closing(summary: Summary, session: Session, store: MatchStore | None) -> st
 
 
 __all__ = ["ACCEPT_AFTER_S", "Progress", "RecordingError", "Reporter", "Summary",
-           "calibrate_from", "clock", "open_recording", "referee_recording"]
+           "clock", "open_recording", "referee_recording"]

@@ -18,15 +18,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
+
+import numpy as np
 
 from companion.matchlog import MatchLogError, MatchStore
 from companion.session import BoardLink, Session, TextLog, app_unless_headless, open_store
 from vision.errors import VisionError
-from vision.sources import CameraSource, Frame, SourceEvent
-
-if TYPE_CHECKING:
-    import numpy as np
+from vision.sources import CameraSource, Frame, FrameSource, SourceEvent, SourceEventKind
 
 FIRST_FRAME_S = 5.0  # a camera that sends nothing for this long at start is refused
 BOARD_ANSWER_S = 3.0  # an Uno reboots when its port opens: about 2 s
@@ -65,6 +64,79 @@ def check_empty_size(empty: np.ndarray, path: str, size: tuple[int, int], what: 
     if (w, h) != tuple(size):
         raise RunError(f"the empty-mat photo {path} is {w}x{h} but {what} is {size[0]}x"
                        f"{size[1]}: take both with the same camera at the same size")
+
+
+CALIBRATE_STILL_S = 0.5  # the first frames still this long are the set-up to calibrate from
+CALIBRATE_WITHIN_S = 30.0  # no still set-up in this much of the recording: give up
+CALIBRATE_TRIES = 3  # still stretches tried before giving up
+STILL_GREY = 4.0  # mean grey-level change between frames that still counts as still
+
+
+# --- calibration from the first still frames (a camera or a recording) ---------------------
+
+
+def _small_grey(image: np.ndarray) -> np.ndarray:
+    import cv2
+
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
+                   empty: np.ndarray | None = None,
+                   empty_path: str | None = None) -> tuple[Any, float]:
+    """A profile from the first still frames of ``source`` (which must show the start
+    position), and the time of the frame used. ``empty``: a photo of the empty mat from the
+    same camera (read from ``empty_path``, named in messages). Raises
+    :class:`RunError`."""
+    from calibration.errors import CalibrationError
+    from calibration.profile import calibrate
+
+    last: np.ndarray | None = None
+    still_since: float | None = None
+    tried: list[str] = []
+    sized = empty is None
+    while True:
+        item = source.read()
+        if isinstance(item, SourceEvent):
+            if item.kind is SourceEventKind.ENDED or item.t > CALIBRATE_WITHIN_S:
+                break
+            if item.kind is SourceEventKind.DISCONNECTED:
+                time.sleep(0.05)  # a live camera away: it retries on its own
+            continue
+        if not sized:  # a wrong-size photo would fail every try: say so at once
+            assert empty is not None
+            h, w = item.image.shape[:2]
+            check_empty_size(empty, empty_path or "given", (w, h), f"{source.name}'s frames")
+            sized = True
+        grey = _small_grey(item.image)
+        if last is None or float(np.mean(np.abs(grey - last))) > STILL_GREY:
+            still_since = item.t
+        last = grey
+        if item.t > CALIBRATE_WITHIN_S:
+            break
+        assert still_since is not None
+        if item.t - still_since + 1e-9 < CALIBRATE_STILL_S:
+            continue
+        try:
+            return calibrate(item.image, south_at, empty=empty), item.t
+        except (CalibrationError, VisionError) as exc:
+            tried.append(f"t={item.t:.1f}s: {exc}")
+            if len(tried) >= CALIBRATE_TRIES:
+                break
+            still_since = None  # wait for the next still stretch
+            last = None
+    if not tried:
+        raise RunError(f"{source.name}: no still frame in the first "
+                             f"{CALIBRATE_WITHIN_S:g} s to calibrate the mat from; give "
+                             "--profile PROFILE (made with companion calibrate)")
+    if empty is not None:  # the photo may be what is wrong (the camera moved): no guessing
+        raise RunError(f"{source.name}: the mat cannot be calibrated from the first "
+                             f"still frame with the empty-mat photo {empty_path} ({tried[0]}). "
+                             "Start on the set-up board, or give --profile PROFILE")
+    raise RunError(f"{source.name}: the first still frame does not show the start "
+                         f"position, so the mat cannot be calibrated from it ({tried[0]}). "
+                         "Start on the set-up board, or give --profile PROFILE")
 
 
 def open_camera(index: int, size: tuple[int, int] | None,
@@ -140,12 +212,7 @@ def calibrate_live(source: CameraSource, south_at: str = "bottom",
                    empty: np.ndarray | None = None, empty_path: str | None = None) -> Any:
     """A profile from the camera's first still frames (the start position). Raises
     :class:`RunError`."""
-    from companion.recorded import RecordingError, calibrate_from
-
-    try:
-        return calibrate_from(source, south_at, empty, empty_path)[0]
-    except RecordingError as exc:
-        raise RunError(str(exc)) from None
+    return calibrate_from(source, south_at, empty, empty_path)[0]
 
 
 def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",

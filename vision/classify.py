@@ -448,7 +448,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         for code, name in enumerate(SIDES, start=1):
             if name in inks:
                 here = ink_at == code
-                none = np.where(here, np.minimum(none, _ink_distance(feat, inks[name], plain)),
+                none = np.where(here, np.minimum(none, ink_distance(feat, inks[name], plain)),
                                 none)
                 mat_light = np.where((ink_at == code) & ~known, inks[name].mean[0], mat_light)
     # Far from both sides yet much darker than the mat there: a piece's edge blurred with
@@ -482,7 +482,7 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.sqrt((ratio / sl) ** 2 + (dc / sc) ** 2).astype(np.float32)
 
 
-def _ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -> np.ndarray:
+def ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -> np.ndarray:
     """Distance of features (..., 3) from printed ink, or from the ink blurred into the plain
     mat or a grid line beside it: chromaticity anywhere between the ink's and the plain
     mat's (``plain``, (3,), the empty mat's typical look), lightness not counted for that
@@ -524,14 +524,24 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         mean_ref = (np.where(use[..., None], ref, 0.0)).sum(axis=1) / np.maximum(n, 1)[:, None]
         # Tighter than labelling: a Pole's top and body are what the colours were learned from.
         # The sides as one Gaussian each: a disc's mean blends lit and shaded faces.
-        side = np.minimum(colours["south"].distance_whole(mean_f),
-                          colours["north"].distance_whole(mean_f)) <= cfg.explain_sigma
+        side = np.minimum(_dark_distance(colours["south"], mean_f),
+                          _dark_distance(colours["north"], mean_f)) <= cfg.explain_sigma
         enough = n >= cfg.unexplained_min_samples
         odd = ~side & (empty_difference(mean_f, mean_ref) >= cfg.empty_distance)
         judged += enough
         odd_discs += enough & odd
         coloured |= enough & side
     return (judged > 0) & (odd_discs == judged) & ~coloured
+
+
+def _dark_distance(model: ColourModel, x: np.ndarray) -> np.ndarray:
+    """Distance of features (N, 3) from ``model`` as one Gaussian, where a dark feature's
+    chromaticity counts in proportion to its lightness: it is mostly noise and reflections
+    (a black Pole standing on a red pad)."""
+    scale = np.clip(x[:, :1] / CLASSIFY.chroma_lightness, 0.2, 1.0)
+    d = x - model.mean
+    return model.distance_whole(model.mean + np.concatenate([d[:, :1], d[:, 1:] * scale],
+                                                            axis=1))
 
 
 def empty_difference(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:

@@ -12,6 +12,8 @@ class MatFindConfig:
     max_candidates: int = 48
     # spaces: borders a candidate outline may have round the grid (any print, or none)
     borders: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
+    coarse_px: int = 256  # px: side of the top-down view each candidate outline is scored in
+    coarse_step: int = 4  # px along a line between the samples a candidate is scored on
     score_px: int = 24  # px per space of the top-down view used to score a candidate
     min_score: float = 6.0  # grey levels: inner grid lines at least this much darker
     samples_per_space: int = 6  # points per space along each grid line when refining
@@ -75,6 +77,8 @@ class ClassifyConfig:
     bare_chroma_dark: float = 0.006
     camouflage_sigma: float = 2.0  # a bare look this near a side's colour cannot tell it
     unchanged_sigma: float = 1.0  # bare_mat_distance within which a sample is unchanged
+    changed_sigma: float = 4.0  # bare_mat_distance beyond which a look is another print
+    unlearned_share: float = 0.25  # of a pad's samples in view unlike plain mat or its ink
     piece_changes: float = 2.5  # bare_mat_distance a piece makes at least (see sample_evidence)
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
     empty_distance: float = 0.5  # a sample this far from the empty look is not the mat

@@ -146,22 +146,52 @@ def _signed_contrast(top: np.ndarray, polarity: int) -> float:
 
 def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float, int] | None:
     """The best (homography, contrast, polarity) among the candidate outlines, each read as
-    the grid itself or as a mat with a border of any of ``MATFIND.borders`` round it."""
+    the grid itself or as a mat with a border of any of ``MATFIND.borders`` round it. Each
+    outline is warped top-down once; every border puts the grid lines elsewhere in it."""
     best: tuple[np.ndarray, float, int] | None = None
-    models = [np.array([[-b, -b], [8 + b, -b], [8 + b, 8 + b], [-b, 8 + b]], np.float32)
-              for b in MATFIND.borders]
+    size = MATFIND.coarse_px
+    canon = np.array([[0, size], [size, size], [size, 0], [0, 0]], np.float32)
     for quad in _candidate_quads(gray):
         q = _order(quad).astype(np.float32)
-        for model in models:
-            H = cv2.getPerspectiveTransform(model, q).astype(np.float64)
-            top = _top_down(gray, H)
-            if top is None:
-                continue
-            for polarity in (1, -1):
-                score = polarity * _signed_contrast(top, polarity)
+        Hc = cv2.getPerspectiveTransform(canon, q)
+        try:
+            top = cv2.warpPerspective(gray, np.linalg.inv(Hc), (size, size),
+                                      flags=cv2.INTER_LINEAR).astype(np.float32)
+        except (cv2.error, np.linalg.LinAlgError):
+            continue
+        for polarity in (1, -1):
+            op = cv2.erode if polarity > 0 else cv2.dilate
+            across_x = op(top, np.ones((1, 3), np.uint8))
+            across_y = op(top, np.ones((3, 1), np.uint8))
+            for border in MATFIND.borders:
+                score = polarity * _comb_contrast(across_x, across_y, border)
                 if best is None or score > best[1]:
-                    best = (H, score, polarity)
+                    model = np.array([[-border, -border], [8 + border, -border],
+                                      [8 + border, 8 + border], [-border, 8 + border]],
+                                     np.float32)
+                    best = (cv2.getPerspectiveTransform(model, q).astype(np.float64), score,
+                            polarity)
     return best
+
+
+def _comb_contrast(across_x: np.ndarray, across_y: np.ndarray, border: float) -> float:
+    """median(beside) - median(line) of the 7 + 7 inner grid lines where a mat with this
+    border (spaces) puts them in a square top-down view of its outline."""
+    size = across_x.shape[0]
+    unit = size / (8 + 2 * border)
+    at = np.rint((border + np.arange(1, 8)) * unit).astype(int)
+    off = max(1, round(unit / 4))
+    lo, hi = int(border * unit), int((8 + border) * unit)
+    along = slice(lo, hi, MATFIND.coarse_step)  # every few pixels along a line is enough
+    keep = (at - off >= 0) & (at + off < size)
+    at = at[keep]
+    if len(at) < 5:
+        return 0.0
+    # v grows downwards: the mirror of the x positions, the same set for a centred grid.
+    lines = np.concatenate([across_x[along, at].ravel(), across_y[at, along].ravel()])
+    beside = np.concatenate([across_x[along, at + off].ravel(), across_x[along, at - off].ravel(),
+                             across_y[at + off, along].ravel(), across_y[at - off, along].ravel()])
+    return float(np.median(beside) - np.median(lines))
 
 
 def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -409,3 +409,4 @@ def test_referee_refuses_an_empty_photo_it_cannot_use(clips, tmp_path: Path, cap
         assert main(["referee", "--source", str(path), *extra]) == 2
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err, err
+
