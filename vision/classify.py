@@ -321,7 +321,7 @@ def _gaussian(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _mahalanobis(x: np.ndarray, mean: np.ndarray, inv_cov: np.ndarray) -> np.ndarray:
     d = x - mean
-    return np.sqrt(np.maximum(np.einsum("...i,ij,...j->...", d, inv_cov, d), 0))
+    return np.sqrt(np.maximum(((d @ inv_cov) * d).sum(axis=-1), 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,9 +398,10 @@ def _lightness_groups(x: np.ndarray) -> list[np.ndarray]:
 
 def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
-                    ink_at: np.ndarray | None = None
+                    ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What each sample (features (..., 3)) shows.
+    """What each sample (features (..., 3)) shows. ``side_like``: :func:`bare_side_like` of
+    ``empty``, when the caller keeps it from frame to frame.
 
     * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
       vote). A sample is a side's when it is nearer to it than to the other side and than to
@@ -432,8 +433,9 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         de = bare_mat_distance(feat, ref)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
         # changed still shows something there.
-        camouflage = (known & (de < cfg.unchanged_sigma))[..., None] & np.stack(
-            [colours[s].distance(ref) < cfg.camouflage_sigma for s in SIDES], axis=-1)
+        if side_like is None:
+            side_like = bare_side_like(empty, colours)
+        camouflage = (known & (de < cfg.unchanged_sigma))[..., None] & side_like
         # A piece in front of the mat changes what the camera sees there, however like the
         # mat it is coloured (a white wall's lit top and shaded face on cream paper): a
         # sample just as the empty mat looked is no side's, whatever its colour.
@@ -466,6 +468,14 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     d[..., 0] = np.where(dark, cfg.loglik_cap, d[..., 0])
     d[..., 1:] = np.where(dark[..., None], cfg.dark_side_distance, d[..., 1:])
     return label, -0.5 * d * d, camouflage
+
+
+def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.ndarray:
+    """(..., 2) bool: where the bare mat's look ``empty`` (..., 3; NaN unknown) is itself
+    like [south's, north's] colour."""
+    ref = np.nan_to_num(empty, nan=1e3)
+    return np.stack([colours[s].distance(ref) < CLASSIFY.camouflage_sigma for s in SIDES],
+                    axis=-1) & ~np.isnan(empty[..., :1])
 
 
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -692,7 +702,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     scores, _ = _port_scores(loglik[:, layout.wall],
-                             weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
+                             weight * np.clip(near / (cfg.explain_away * layout.clear),
+                                              cfg.min_weight, 1.0))
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]

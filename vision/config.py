@@ -9,10 +9,13 @@ from dataclasses import dataclass
 class MatFindConfig:
     coarse_width: int = 640  # px: frames are shrunk to this width to look for candidates
     min_area_fraction: float = 0.04  # a candidate outline covers at least this much of a frame
-    max_candidates: int = 48
-    # spaces: borders a candidate outline may have round the grid (any print, or none)
-    borders: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
-    coarse_px: int = 256  # px: side of the top-down view each candidate outline is scored in
+    max_candidates: int = 32
+    same_quad_px: float = 3.0  # px at the coarse width: outlines nearer than this are one
+    # spaces: borders a candidate outline may have round the grid (any print, or none); -1:
+    # the outline of the inner lines alone (a borderless mat's edge is no printed line)
+    borders: tuple[float, ...] = (-1.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
+    line_kernel: int = 7  # px at the coarse width: wider than a grid line, narrower than a space
+    coarse_px: int = 192  # px: side of the top-down view each candidate outline is scored in
     coarse_step: int = 4  # px along a line between the samples a candidate is scored on
     score_px: int = 24  # px per space of the top-down view used to score a candidate
     min_score: float = 6.0  # grey levels: inner grid lines at least this much darker
@@ -58,6 +61,7 @@ class ClassifyConfig:
     wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
     wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
     blur_px: float = 1.5  # pixels of clearance at which a sample is fully trusted (blur, JPEG)
+    explain_away: float = 1.0  # times that clearance a neighbour's stronger wall is avoided by
     min_weight: float = 0.05  # however near another piece a sample's view passes
     ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach
     corner_ref_along: float = 0.12  # the wall tops compared with a corner: this far from it

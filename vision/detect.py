@@ -12,6 +12,7 @@ from vision.classify import (
     ColourModel,
     PieceGeometry,
     SampleLayout,
+    bare_side_like,
     image_samples,
     position_json,
     read_board,
@@ -59,6 +60,8 @@ class Detector:
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
+    # the empty look in use and where it is like each side's colour (kept: it is constant)
+    _side_like: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
 
@@ -116,8 +119,12 @@ class Detector:
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
             return Detection(None, np.zeros(64), fix, occluded=True)
-        labels, loglik, camouflage = sample_evidence(feat, self.colours, self._empty_now, self.inks,
-                                         layout.ink)
+        if self._empty_now is not None and (self._side_like is None
+                                            or self._side_like[0] is not self._empty_now):
+            self._side_like = (self._empty_now, bare_side_like(self._empty_now, self.colours))
+        side_like = None if self._empty_now is None else self._side_like[1]
+        labels, loglik, camouflage = sample_evidence(feat, self.colours, self._empty_now,
+                                                     self.inks, layout.ink, side_like)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry))

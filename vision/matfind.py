@@ -75,6 +75,13 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     masks = [cv2.dilate(cv2.Canny(blur, 40, 120), np.ones((3, 3), np.uint8))]
     _, bright = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks += [bright, cv2.bitwise_not(bright)]  # a light mat on a dark table, or dark on light
+    # The printed grid itself: its thin lines (dark or light) joined into one network, whose
+    # outline is the grid's even where the mat's own edge melts into a patterned table.
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (MATFIND.line_kernel, MATFIND.line_kernel))
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        thin = cv2.morphologyEx(blur, op, k)
+        _, lines = cv2.threshold(thin, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        masks.append(cv2.dilate(lines, np.ones((3, 3), np.uint8)))
     quads: list[np.ndarray] = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -95,7 +102,19 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
                     if cv2.contourArea(q.astype(np.float32)) > 0.5 * hull_area:
                         quads.append(q)
     quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
-    return quads[: MATFIND.max_candidates]
+    kept: list[np.ndarray] = []  # several masks find the same outline: score it once
+    rolled = np.zeros((0, 4, 4, 2))  # each kept outline's corners in its 4 rotations
+    for q in quads:
+        o = _order(q)
+        if len(rolled) and float(np.abs(rolled - o).max(axis=(2, 3)).min()) \
+                <= MATFIND.same_quad_px:
+            continue
+        kept.append(q)
+        rolled = np.concatenate([rolled, np.stack([np.roll(o, k, axis=0)
+                                                   for k in range(4)])[None]])
+        if len(kept) == MATFIND.max_candidates:
+            break
+    return kept
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -163,35 +182,43 @@ def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float, int] | None:
             op = cv2.erode if polarity > 0 else cv2.dilate
             across_x = op(top, np.ones((1, 3), np.uint8))
             across_y = op(top, np.ones((3, 1), np.uint8))
-            for border in MATFIND.borders:
-                score = polarity * _comb_contrast(across_x, across_y, border)
-                if best is None or score > best[1]:
-                    model = np.array([[-border, -border], [8 + border, -border],
-                                      [8 + border, 8 + border], [-border, 8 + border]],
-                                     np.float32)
-                    best = (cv2.getPerspectiveTransform(model, q).astype(np.float64), score,
-                            polarity)
+            scores = polarity * _comb_contrasts(across_x, across_y, MATFIND.borders)
+            k = int(np.argmax(scores))
+            if best is None or scores[k] > best[1]:
+                border = MATFIND.borders[k]
+                model = np.array([[-border, -border], [8 + border, -border],
+                                  [8 + border, 8 + border], [-border, 8 + border]],
+                                 np.float32)
+                best = (cv2.getPerspectiveTransform(model, q).astype(np.float64),
+                        float(scores[k]), polarity)
     return best
 
 
-def _comb_contrast(across_x: np.ndarray, across_y: np.ndarray, border: float) -> float:
-    """median(beside) - median(line) of the 7 + 7 inner grid lines where a mat with this
-    border (spaces) puts them in a square top-down view of its outline."""
+def _comb_contrasts(across_x: np.ndarray, across_y: np.ndarray,
+                    borders: tuple[float, ...]) -> np.ndarray:
+    """(len(borders),) median(beside) - median(line) of the 7 + 7 inner grid lines where a
+    mat with each border (spaces) puts them in a square top-down view of its outline. The
+    lines are read over the middle of the view, which lies inside the grid for every
+    border (v grows downwards: the mirror of the x positions, the same set)."""
     size = across_x.shape[0]
-    unit = size / (8 + 2 * border)
-    at = np.rint((border + np.arange(1, 8)) * unit).astype(int)
-    off = max(1, round(unit / 4))
-    lo, hi = int(border * unit), int((8 + border) * unit)
-    along = slice(lo, hi, MATFIND.coarse_step)  # every few pixels along a line is enough
-    keep = (at - off >= 0) & (at + off < size)
-    at = at[keep]
-    if len(at) < 5:
-        return 0.0
-    # v grows downwards: the mirror of the x positions, the same set for a centred grid.
-    lines = np.concatenate([across_x[along, at].ravel(), across_y[at, along].ravel()])
-    beside = np.concatenate([across_x[along, at + off].ravel(), across_x[along, at - off].ravel(),
-                             across_y[at + off, along].ravel(), across_y[at - off, along].ravel()])
-    return float(np.median(beside) - np.median(lines))
+    b = np.asarray(borders, float)[:, None]
+    unit = size / (8 + 2 * b)  # (B, 1)
+    at = np.clip(np.rint((b + np.arange(1, 8)) * unit).astype(int), 0, size - 1)  # (B, 7)
+    off = np.maximum(1, np.rint(unit / 4).astype(int))
+    lo = int(max(0.0, float((b * unit).max())))
+    hi = int(min(float(size), float(((8 + b) * unit).min())))
+    rows = np.arange(lo, hi, MATFIND.coarse_step)
+
+    def read(idx: np.ndarray) -> np.ndarray:  # (B, 7) columns/rows -> (B, samples)
+        idx = np.clip(idx, 0, size - 1)
+        cols = across_x[rows][:, idx]  # (R, B, 7)
+        lines = across_y[idx][:, :, rows]  # (B, 7, R)
+        return np.concatenate([cols.transpose(1, 0, 2).reshape(len(b), -1),
+                               lines.reshape(len(b), -1)], axis=1)
+
+    line = np.median(read(at), axis=1)
+    beside = np.median(np.concatenate([read(at + off), read(at - off)], axis=1), axis=1)
+    return beside - line
 
 
 def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
