@@ -401,14 +401,12 @@ def _cmd_mat(args: argparse.Namespace) -> int:
 
 
 def _read_image(path: str) -> np.ndarray:
-    import cv2
+    from companion.run import RunError, read_image
 
-    if not Path(path).is_file():
-        raise BadInput(f"{path}: no such image")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise BadInput(f"{path}: not an image OpenCV can read")
-    return image
+    try:
+        return read_image(path)
+    except RunError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def _is_terminal(stream: Any) -> bool:

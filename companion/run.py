@@ -45,16 +45,23 @@ def load_profile(path: str) -> Any:
         raise RunError(message if path in message else f"{path}: {message}") from None
 
 
-def load_empty(path: str) -> np.ndarray:
-    """The empty-mat photo at ``path``, BGR. Raises :class:`RunError` naming the file."""
+def read_image(path: str, what: str = "") -> np.ndarray:
+    """The image at ``path``, (H, W, 3) uint8 BGR. Raises :class:`RunError` naming the file
+    (and ``what`` it is for)."""
     import cv2
 
+    why = f" ({what})" if what else ""
     if not Path(path).is_file():
-        raise RunError(f"{path}: no such image (the empty-mat photo)")
+        raise RunError(f"{path}: no such image{why}")
     image = cv2.imread(path, cv2.IMREAD_COLOR)
     if image is None:
-        raise RunError(f"{path}: not an image OpenCV can read (the empty-mat photo)")
+        raise RunError(f"{path}: not an image OpenCV can read{why}")
     return image
+
+
+def load_empty(path: str) -> np.ndarray:
+    """The empty-mat photo at ``path``, BGR. Raises :class:`RunError` naming the file."""
+    return read_image(path, "the empty-mat photo")
 
 
 def check_empty_size(empty: np.ndarray, path: str, size: tuple[int, int], what: str) -> None:
