@@ -317,15 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
         "calibrate from).")
     run.add_argument("--camera", type=int, default=0, metavar="N", help="camera index "
                      "(default 0)")
-    run.add_argument("--profile", metavar="PATH",
-                     help="mat profile from `companion calibrate` (default: calibrate from "
-                     "the camera as the game starts, which must show the start position)")
-    run.add_argument("--empty", metavar="PATH",
-                     help="without --profile: a photo of the empty mat from this camera in "
-                     "this light, to calibrate with (see `calibrate --empty`)")
-    run.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
-                     default="bottom", help="without --profile: the image edge nearest "
-                     "south's Home row (default bottom)")
+    _add_calibration_source(run, "the camera as the game starts")
     run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                      help="the LED/die board's serial port (default auto: found by USB id)")
     add_db_argument(run)
@@ -342,12 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--source", required=True, metavar="FILE|DIR",
                      help="a video OpenCV reads (mp4, avi, mkv, mov) or a folder of images "
                      "taken at a fixed rate (read in natural name order)")
-    ref.add_argument("--profile", metavar="PATH", help="mat profile from `companion "
-                     "calibrate` (default: calibrate from the first still frame, which must "
-                     "show the start position)")
-    ref.add_argument("--empty", metavar="PATH",
-                     help="without --profile: a photo of the empty mat from the recording's "
-                     "camera in its light, to calibrate with (see `calibrate --empty`)")
+    _add_calibration_source(ref, "the recording's first still frame")
     add_db_argument(ref)
     ref.add_argument("--fps", type=float, default=10.0, metavar="N",
                      help="frame rate of a folder of images (default 10; a video has its own)")
@@ -359,9 +346,6 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--start", metavar="POSITION",
                      help="the board when the recording begins, JSON or text (default the "
                      "set-up; needs --profile)")
-    ref.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
-                     default="bottom", help="where south's edge is in the picture, when "
-                     "calibrating from the recording (default bottom)")
     ref.add_argument("--accept-after", type=float, default=15.0, metavar="SECONDS",
                      help="a board no legal move explains for this long is taken as seen, "
                      "logged as a correction (default 15)")
@@ -385,6 +369,20 @@ def build_parser() -> argparse.ArgumentParser:
     clip.add_argument("--seed", type=int, default=11)
     clip.set_defaults(func=_cmd_clip)
     return parser
+
+
+def _add_calibration_source(parser: argparse.ArgumentParser, first: str) -> None:
+    """--profile, or --empty and --south-at to calibrate from ``first`` (which must show the
+    start position): for `run` and `referee`."""
+    parser.add_argument("--profile", metavar="PATH",
+                        help=f"mat profile from `companion calibrate` (default: calibrate "
+                        f"from {first}, which must show the start position)")
+    parser.add_argument("--empty", metavar="PATH",
+                        help="without --profile: a photo of the empty mat from the same "
+                        "camera in the same light, to calibrate with (see `calibrate --empty`)")
+    parser.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
+                        default="bottom", help="without --profile: the image edge nearest "
+                        "south's Home row (default bottom)")
 
 
 def _cmd_mat(args: argparse.Namespace) -> int:

@@ -702,8 +702,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     scores, _ = _port_scores(loglik[:, layout.wall],
-                             weight * np.clip(near / (cfg.explain_away * layout.clear),
-                                              cfg.min_weight, 1.0))
+                             weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]

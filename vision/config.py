@@ -61,7 +61,6 @@ class ClassifyConfig:
     wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
     wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
     blur_px: float = 1.5  # pixels of clearance at which a sample is fully trusted (blur, JPEG)
-    explain_away: float = 1.0  # times that clearance a neighbour's stronger wall is avoided by
     min_weight: float = 0.05  # however near another piece a sample's view passes
     ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach
     corner_ref_along: float = 0.12  # the wall tops compared with a corner: this far from it
