@@ -29,6 +29,7 @@ from vision.classify import (
     PieceGeometry,
     SampleLayout,
     bare_mat_distance,
+    camera_noise,
     image_samples,
     ink_distance,
     read_colour,
@@ -70,13 +71,14 @@ class Profile:
     created: str = ""
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
     grid_polarity: int = 1  # 1: grid lines darker than the spaces; -1: lighter
+    noise: float = 1.0  # the camera's noise against the empty look (classify.camera_noise)
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
                         self.empty, self.geometry, self.palette, self.inks,
                         undistort=None if self.intrinsics is None else undistorter(
-                            self.intrinsics))
+                            self.intrinsics), noise=self.noise)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -101,6 +103,7 @@ class Profile:
             "inks": {side: m.to_json() for side, m in (self.inks or {}).items()},
             "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
             "grid_polarity": self.grid_polarity,
+            "noise": self.noise,
         }
 
     def save(self, path: str | Path) -> None:
@@ -145,6 +148,7 @@ class Profile:
                 created=str(doc.get("created", "")),
                 intrinsics=intrinsics,
                 grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
+                noise=_noise(doc.get("noise", 1.0)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -160,6 +164,13 @@ class Profile:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"profile {path} is not valid JSON: {exc}") from None
         return cls.from_json(doc)
+
+
+def _noise(value: Any) -> float:
+    noise = float(value)
+    if not (np.isfinite(noise) and 1.0 <= noise <= 100.0):
+        raise ValueError(f"noise {value!r} is not between 1 and 100")
+    return noise
 
 
 def _orientation(image: np.ndarray, fix: MatFix, south_at: str,
@@ -241,8 +252,11 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     _check_sides_apart(colours, learned)
     geometry = PieceGeometry()
     start = _start_solids(geometry)
+    noise = 1.0
     if empty is not None:
         empty_look = read_colour(empty, uv)  # the bare mat at every sample point
+        bare = _sees_mat(cam, layout, start)
+        noise = camera_noise(lab[bare], empty_look[bare])
         palette = Palette.learn(image, fix.homography).union(
             Palette.learn(empty, fix.homography))
         inks = None
@@ -262,7 +276,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     profile = Profile((w, h), fix.homography, colours, empty_look, south_at, K, geometry,
                       palette=palette, inks=inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                      intrinsics=intrinsics, grid_polarity=fix.polarity)
+                      intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)
     seen = detector.detect(raw, track=False).position

@@ -73,6 +73,9 @@ class SampleLayout:
     # other wall of the neighbourhood: a wall read standing there may show in its place.
     wall_near: np.ndarray
     clear: float  # spaces of clearance at which a sample is fully trusted (blur reaches less)
+    # (64, 4 * WALL_SAMPLES, 9): how far each wall sample's line of sight keeps from the
+    # Pole that may stand on the space and on each neighbour (_neighbourhoods order).
+    pole_near: np.ndarray | None = None
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -242,12 +245,14 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
                                     g.wall_height + 0.05)
         for i in range(4):  # a wall sample's own wall is what it looks at
             wall_near[:, i * WALL_SAMPLES:(i + 1) * WALL_SAMPLES, 16 + i] = _FAR
+        pole_near = _pole_clearance(camera, at(slice(k_wall, k_corner)), cyl, top)
     else:
         top_walls = np.zeros((64, nt, n_b), bool)
         wall_near = np.full((64, nw, n_b), _FAR)
+        pole_near = np.full((64, nw, 9), _FAR)
     return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
                         slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls,
-                        wall_near, clear)
+                        wall_near, clear, pole_near)
 
 
 def _clear_needed(camera: CameraModel) -> float:
@@ -270,6 +275,19 @@ def _wall_clearance(camera: CameraModel, targets: np.ndarray, boxes: np.ndarray,
     each = np.broadcast_to(boxes[:, None], (64, n_t, n_b, 2, 3)).reshape(-1, 1, 2, 3)
     none = np.full((len(each), 1, 4), _FAR)
     return clearance_each(rays, none, each, CLASSIFY.ray_iterations).reshape(64, n_t, n_b)
+
+
+def _pole_clearance(camera: CameraModel, targets: np.ndarray, cyl: np.ndarray, top: float
+                    ) -> np.ndarray:
+    """(64, T, 9): how far the line of sight through each target (64, T, 3), from height
+    ``top`` down to the mat, keeps from each of its space's neighbourhood Poles
+    (64, 9, 4)."""
+    n_t, n_p = targets.shape[1], cyl.shape[1]
+    rays = Rays(camera.centre, np.repeat(targets.reshape(-1, 3), n_p, axis=0), top)
+    each = np.broadcast_to(cyl[:, None], (64, n_t, n_p, 4)).reshape(-1, 1, 4)
+    none = np.full((len(each), 1, 2, 3), _FAR)
+    none[..., 1, :] += 0.1
+    return clearance_each(rays, each, none, CLASSIFY.ray_iterations).reshape(64, n_t, n_p)
 
 
 def _neighbour_squares() -> np.ndarray:
@@ -398,10 +416,11 @@ def _lightness_groups(x: np.ndarray) -> list[np.ndarray]:
 
 def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
-                    ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None,
+                    noise: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows. ``side_like``: :func:`bare_side_like` of
-    ``empty``, when the caller keeps it from frame to frame.
+    ``empty``, when the caller keeps it from frame to frame; ``noise``: the camera's
+    (:func:`camera_noise`).
 
     * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
       vote). A sample is a side's when it is nearer to it than to the other side and than to
@@ -430,7 +449,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     if empty is not None:
         known = ~np.isnan(empty[..., 0])
         ref = np.where(known[..., None], empty, feat)
-        de = bare_mat_distance(feat, ref)
+        de = bare_mat_distance(feat, ref, noise)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
         # changed still shows something there.
         if side_like is None:
@@ -478,18 +497,31 @@ def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.nda
                     axis=-1) & ~np.isnan(empty[..., :1])
 
 
-def bare_mat_distance(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0) -> np.ndarray:
     """How unlike the bare mat's look ``ref`` features are (both (..., 3)), in standard
     deviations of what light does to a bare mat between two photos: shadows and exposure
     scale lightness (a log ratio, shade allowed more than brightening), while chromaticity
-    stays put up to sensor noise, which grows as the pixel darkens."""
+    stays put up to sensor noise, which grows as the pixel darkens. ``noise`` (>= 1) widens
+    every allowance for a noisier camera (:func:`camera_noise`)."""
     cfg = CLASSIFY
     ratio = np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
     sl = np.where(ratio < 0, cfg.bare_shade_sigma, cfg.bare_bright_sigma)
     light = np.maximum(np.minimum(feat[..., 0], ref[..., 0]), 0.02)
     sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark / light
     dc = np.linalg.norm(feat[..., 1:] - ref[..., 1:], axis=-1)
-    return np.sqrt((ratio / sl) ** 2 + (dc / sc) ** 2).astype(np.float32)
+    return (np.sqrt((ratio / sl) ** 2 + (dc / sc) ** 2) / noise).astype(np.float32)
+
+
+def camera_noise(feat: np.ndarray, ref: np.ndarray) -> float:
+    """How much wider than the defaults the bare mat's allowances must be for this camera:
+    features (N, 3) of bare mat in one photo against the same points in another (``ref``).
+    Their typical (median) distance is what noise, JPEG and flicker alone make; at most
+    ``CLASSIFY.bare_noise_median`` of the allowance may go to it."""
+    ok = ~np.isnan(feat[:, 0]) & ~np.isnan(ref[:, 0])
+    if ok.sum() < 16:
+        return 1.0
+    typical = float(np.median(bare_mat_distance(feat[ok], ref[ok])))
+    return max(1.0, typical / CLASSIFY.bare_noise_median)
 
 
 def ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -> np.ndarray:
@@ -670,6 +702,48 @@ def _gather_neighbours(per_edge: np.ndarray, off: float) -> np.ndarray:
     return np.where((nb >= 0)[..., None], per_edge[np.maximum(nb, 0)], off).reshape(64, -1)
 
 
+def _across() -> tuple[np.ndarray, np.ndarray]:
+    """(64, 4) the space across each edge (-1 off the mat) and (4,) the edge it sees there:
+    two walls on one grid line, one either side of it."""
+    sq = np.arange(64)
+    file, rank = sq & 7, sq >> 3
+    steps = {"s": (0, -1), "n": (0, 1), "w": (-1, 0), "e": (1, 0)}
+    out = np.full((64, 4), -1)
+    for i, e in enumerate(EDGES):
+        df, dr = steps[e]
+        on = (file + df >= 0) & (file + df < 8) & (rank + dr >= 0) & (rank + dr < 8)
+        out[:, i] = np.where(on, sq + df + 8 * dr, -1)
+    return out, np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
+
+
+_ACROSS, _ACROSS_EDGE = _across()
+
+
+def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
+                       ) -> np.ndarray:
+    """Arrangement scores (64, C) again where two spaces read walls of one side on one grid
+    line: the walls either side of a line are a few pixels apart, so one real wall lights
+    both spaces' samples. A Port is two walls: set the shared line's evidence aside, and
+    a space whose other edges still call for its wall keeps it; one whose do not yields the
+    line to its neighbour, unless that one's other edges do not call for a wall either and
+    its wall there is the weaker. ``edge_ll`` (64, 4, 3), ``best`` (64,)."""
+    side = _CONFIG_STATES[best]
+    there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
+    shared = (_ACROSS >= 0) & (side > 0) & (side[there] == side)
+    if not shared.any():
+        return scores
+
+    def rescored(aside: np.ndarray) -> np.ndarray:
+        ll = np.where(aside[..., None], 0.0, edge_ll)
+        return ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+
+    without = _CONFIG_STATES[np.argmax(rescored(shared), axis=1)]
+    still = shared & (without == side)
+    strength = _wall_strength(edge_ll, best)
+    yields = shared & ~still & (still[there] | (strength[there] > strength))
+    return rescored(yields) if yields.any() else scores
+
+
 def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
                              best: np.ndarray, layout: SampleLayout) -> np.ndarray:
     """(64,) bool: some top sample voting for the space's Pole side has a wall of that side,
@@ -682,31 +756,12 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     return (voting[..., None] & layout.top_walls & same).any(axis=(1, 2))
 
 
-def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
-               layout: SampleLayout,
-               diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]]
-               ) -> list[SpaceReading]:
-    """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
-    camouflage (64, S, 2) (:func:`sample_evidence`);
-    ``diagonals`` reads the Teleports' diagonals on the squares given
-    (:func:`teleport_diagonals`)."""
+def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
+                layout: SampleLayout, best: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
+    (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
     cfg = CLASSIFY
-    # Ports: per space, the arrangement whose walls best explain every wall sample. Then
-    # once more, trusting less the samples whose view passes a wall read standing next door
-    # on better evidence than their own edge's: that wall may be what they saw.
-    weight = layout.weight[:, layout.wall]
-    scores, edge_ll = _port_scores(loglik[:, layout.wall], weight)
-    best = np.argmax(scores, axis=1)
-    strength = _wall_strength(edge_ll, best)  # (64, 4)
-    theirs = _gather_neighbours(strength, -np.inf)  # (64, 36)
-    mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
-    near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
-    scores, _ = _port_scores(loglik[:, layout.wall],
-                             weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
-    order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
-    rows = np.arange(64)
-    lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
-    conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
     # Poles: most top samples in a side's colour, and its footprint agreeing, or at least
     # not clearly bare. A disc whose bare look is that side's own colour cannot tell (mute):
     # the other disc speaks alone, the top only where no wall of that side, read standing,
@@ -728,7 +783,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     foot_share = np.stack([s_[1] for s_ in shares])[pick, rows]
     top_mute = np.stack([m[0] for m in mutes])[pick, rows]
     foot_mute = np.stack([m[1] for m in mutes])[pick, rows]
-    explained = _tops_explained_by_walls(labels[:, layout.top], top_label, order[:, 0], layout)
+    explained = _tops_explained_by_walls(labels[:, layout.top], top_label, best, layout)
     # How strongly the footprint says bare mat rather than the Pole's side (sum of
     # log-likelihood ratios over the samples that can tell): only a clear "bare" overrules
     # a top in the side's colour.
@@ -751,6 +806,42 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                          np.where(top_mute & foot_mute, 0.0,  # nothing can tell
                                   1.0 - np.maximum(np.where(top_mute, 0, top_share),
                                                    np.where(foot_mute, 0, foot_share))))
+    return standing, top_label, conf_pole
+
+
+def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
+               layout: SampleLayout,
+               diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]]
+               ) -> list[SpaceReading]:
+    """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
+    camouflage (64, S, 2) (:func:`sample_evidence`);
+    ``diagonals`` reads the Teleports' diagonals on the squares given
+    (:func:`teleport_diagonals`)."""
+    cfg = CLASSIFY
+    # Ports: per space, the arrangement whose walls best explain every wall sample. Then
+    # once more, trusting less the samples whose view passes a wall read standing next door
+    # on better evidence than their own edge's: that wall may be what they saw.
+    weight = layout.weight[:, layout.wall]
+    scores, edge_ll = _port_scores(loglik[:, layout.wall], weight)
+    best = np.argmax(scores, axis=1)
+    strength = _wall_strength(edge_ll, best)  # (64, 4)
+    theirs = _gather_neighbours(strength, -np.inf)  # (64, 36)
+    mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
+    near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
+    if layout.pole_near is not None:  # and a Pole read standing may be what they saw
+        poles, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
+        standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)
+        near = np.minimum(near, np.where(standing[:, None, :], layout.pole_near,
+                                         _FAR).min(axis=2))
+    scores, edge_ll = _port_scores(loglik[:, layout.wall],
+                                   weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
+    scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores)
+    order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
+    rows = np.arange(64)
+    lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
+    conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
+    standing, top_label, conf_pole = _read_poles(labels, loglik, camouflage, layout,
+                                                 order[:, 0])
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

@@ -78,6 +78,9 @@ class ClassifyConfig:
     bare_bright_sigma: float = 0.15
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
+    # Median bare_mat_distance between two photos of bare mat that a camera's noise may
+    # take up; a noisier camera's allowances are widened until it takes no more.
+    bare_noise_median: float = 0.5
     camouflage_sigma: float = 2.0  # a bare look this near a side's colour cannot tell it
     unchanged_sigma: float = 1.0  # bare_mat_distance within which a sample is unchanged
     changed_sigma: float = 4.0  # bare_mat_distance beyond which a look is another print

@@ -58,6 +58,7 @@ class Detector:
     palette: Palette | None = None  # colours of the bare mat region: foreign blobs are hands
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
+    noise: float = 1.0  # the camera's noise against the empty look's (classify.camera_noise)
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use and where it is like each side's colour (kept: it is constant)
@@ -124,7 +125,8 @@ class Detector:
             self._side_like = (self._empty_now, bare_side_like(self._empty_now, self.colours))
         side_like = None if self._empty_now is None else self._side_like[1]
         labels, loglik, camouflage = sample_evidence(feat, self.colours, self._empty_now,
-                                                     self.inks, layout.ink, side_like)
+                                                     self.inks, layout.ink, side_like,
+                                                     self.noise)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry))

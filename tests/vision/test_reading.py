@@ -1,0 +1,152 @@
+"""Reading the board against the empty mat: one wall per grid line, the camera's own noise,
+and a neighbour's Pole or wall explaining what a sample saw (issue 16: pieces the colour of
+the mat's printing, noisy cameras, Ports side by side)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from calibration.errors import CalibrationError
+from calibration.profile import Profile, calibrate
+from companion.rules.teleporters import Position
+from vision.classify import (
+    _CONFIGS,
+    _one_wall_per_line,
+    bare_mat_distance,
+    camera_noise,
+)
+from vision.config import CLASSIFY
+from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
+from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
+
+EDGE = {"s": 0, "n": 1, "w": 2, "e": 3}
+NONE, SOUTH = 0, 1
+
+
+def sq(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def config(corner: str | None, side: int = SOUTH) -> int:
+    """Index of the arrangement with one Port of ``side`` in ``corner`` (None: no Port)."""
+    want = () if corner is None else ((corner, side),)
+    return next(i for i, (ports, tele) in enumerate(_CONFIGS) if ports == want and not tele)
+
+
+def edges(**walls: float) -> np.ndarray:
+    """(64, 4, 3) edge evidence: every edge a little more like bare mat than like a wall,
+    except ``walls`` given as ``d4_e=40.0`` (south's wall there explains its samples that
+    much better than none)."""
+    ll = np.zeros((64, 4, 3))
+    ll[..., 1:] = -10.0
+    for key, lead in walls.items():
+        name, edge = key.split("_")
+        ll[sq(name), EDGE[edge]] = (-lead, 0.0, -60.0)
+    return ll
+
+
+def decide(ll: np.ndarray) -> dict[str, tuple]:
+    scores = ll[:, np.arange(4), _port_states()].sum(axis=2)
+    best = np.argmax(scores, axis=1)
+    again = _one_wall_per_line(ll, best, scores)
+    return {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}": _CONFIGS[int(np.argmax(again[q]))][0]
+            for q in range(64) if np.argmax(again[q]) != config(None)}
+
+
+def _port_states() -> np.ndarray:
+    from vision.classify import _CONFIG_STATES
+    return _CONFIG_STATES
+
+
+def test_one_wall_on_a_grid_line_is_given_to_the_port_its_other_wall_confirms() -> None:
+    """A south Port in d4's se corner (walls on d4's s and e edges) lights e4's w edge too:
+    e4's n edge shows bare mat, so e4 reads no Port, even where its samples of the shared
+    line saw the wall more clearly than d4's did."""
+    ll = edges(d4_s=30.0, d4_e=20.0, e4_w=45.0)
+    assert decide(ll) == {"d4": (("se", SOUTH),)}
+
+
+def test_two_real_walls_back_to_back_are_both_kept() -> None:
+    """Rule book: Ports may stand in neighbouring spaces. d4 se and e4 sw share the d4/e4
+    line; each has its own other wall (both s edges), so both stay."""
+    ll = edges(d4_s=30.0, d4_e=20.0, e4_w=45.0, e4_s=25.0)
+    assert decide(ll) == {"d4": (("se", SOUTH),), "e4": (("sw", SOUTH),)}
+
+
+def test_walls_of_two_sides_on_one_line_do_not_explain_each_other() -> None:
+    """A north wall does not light a sample as south's: d4's south se Port and e4's north
+    sw Port are read apart whatever their other edges show."""
+    ll = edges(d4_s=30.0, d4_e=20.0)
+    ll[sq("e4"), EDGE["w"]] = (-45.0, -60.0, 0.0)
+    ll[sq("e4"), EDGE["s"]] = (-3.0, -60.0, 0.0)
+    assert decide(ll) == {"d4": (("se", SOUTH),), "e4": (("sw", 2),)}
+
+
+def test_camera_noise_is_measured_from_two_photos_of_the_bare_mat() -> None:
+    rng = np.random.default_rng(3)
+    bare = np.column_stack([rng.uniform(0.2, 0.8, 500), rng.normal(0, 0.3, (500, 2))])
+    assert camera_noise(bare, bare) == 1.0
+    noisy = bare + np.column_stack([np.zeros(500), rng.normal(0, 0.15, (500, 2))])
+    k = camera_noise(noisy, bare)
+    assert k > 1.5
+    # After widening, the typical bare sample takes up the allowed share of the allowance.
+    typical = float(np.median(bare_mat_distance(noisy, bare, k)))
+    assert typical == pytest.approx(CLASSIFY.bare_noise_median, rel=1e-3)
+    assert camera_noise(noisy[:5], bare[:5]) == 1.0  # too few points to tell
+
+
+# A dark cloth mat whose Telepads and Portpads are printed in the pieces' own colours, seen
+# by a noisy camera: the samples of a Pole's blurred edge and of a neighbour's wall look like
+# a wall of that side.
+DARK_PADS = MatModel(
+    print=MatPrint(quadrant=QuadrantMark.NONE, telepad=TelepadMark.DISC,
+                   portpad=PortpadMark.DOT),
+    colours=MatColours(base=(70, 35, 20), line=(176, 167, 163), centre=(117, 94, 84),
+                       trapezoid=(83, 51, 38), border=(70, 70, 20),
+                       side={"south": (40, 40, 200), "north": (190, 110, 30)}),
+    border=0.0, line_width=0.03)
+SCENE = Scene(pose=CameraPose(tilt_deg=28, azimuth_deg=15, width=960, height=540),
+              lighting=Lighting(gradient=0.05), sensor=Sensor(noise=4, blur=0.8, jpeg_quality=80),
+              style=PieceStyle(colours={"south": (40, 40, 200), "north": (190, 110, 30)}),
+              mat=DARK_PADS, table="cloth", seed=41)
+EMPTY = {"poles": {}, "ports": []}
+
+
+@pytest.fixture(scope="module")
+def dark_pads() -> Profile:
+    empty = render(EMPTY, SCENE.with_(seed=SCENE.seed * 1000 + 999)).image
+    return calibrate(render(Position.start().to_json(), SCENE).image, empty=empty)
+
+
+def test_pieces_the_colour_of_the_pads_calibrate_with_the_empty_mat(dark_pads: Profile
+                                                                     ) -> None:
+    """Issue 16: pieces the same colour as the mat's printing; calibration reads the start
+    position back (it refuses otherwise) and keeps the camera's noise in the profile."""
+    assert dark_pads.noise >= 1.0
+    again = Profile.from_json(json.loads(json.dumps(dark_pads.to_json())))
+    assert again.noise == dark_pads.noise
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ports_side_by_side_on_a_dark_print(dark_pads: Profile, seed: int) -> None:
+    """Ports of one side back to back (sharing a grid line) and a lone Port beside an empty
+    space, next to Poles of that side: read exactly, with no phantom Port."""
+    position = {"poles": {"d5": "north", "c4": "south"},
+                "ports": [{"square": "d4", "side": "south", "corner": "se"},
+                          {"square": "e4", "side": "south", "corner": "sw"},
+                          {"square": "f6", "side": "north", "corner": "ne"},
+                          {"square": "c6", "side": "north", "corner": "nw"}]}
+    truth = Position.from_json({**position, "to_move": "south"})
+    frame = render(position, SCENE.with_(seed=SCENE.seed * 1000 + seed)).image
+    seen = Position.from_json(dark_pads.detector().detect(frame).position)
+    assert seen.poles == truth.poles and seen.ports == truth.ports
+
+
+def test_a_profile_with_a_bad_noise_figure_is_refused(dark_pads: Profile) -> None:
+    doc = dark_pads.to_json()
+    doc["noise"] = 0.2
+    with pytest.raises(CalibrationError, match="noise"):
+        Profile.from_json(doc)
