@@ -41,7 +41,7 @@ from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate
 from vision.geometry import CameraModel, camera_model
 from vision.mat import MatModel, parse_square
-from vision.matfind import MatFix, find_mat, project
+from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
@@ -226,9 +226,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         undistort = undistorter(intrinsics)
         image, K = undistort(image), intrinsics.rectified_matrix
         empty = None if empty is None else undistort(empty)
-    found = find_mat(image)
-    if empty is not None:
-        _same_view(found, empty)
+    found = find_mat(image) if empty is None else _fix_with_empty(image, empty)
     fix = _orientation(image, found, south_at, empty)
     h, w = image.shape[:2]
     cam = camera_model(fix.homography, w, h, K)
@@ -240,15 +238,20 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         for n in names:  # a Pole's lit top and its shaded body
             samples[side].append(lab[_sq(n), layout.top])
             samples[side].append(lab[_sq(n), layout.foot])
+    walls_seen: dict[str, list[np.ndarray]] = {"south": [], "north": []}
     wall_index = {e: i for i, e in enumerate(EDGES)}
     for name, (side, corner) in START_PORTS.items():
         walls = lab[_sq(name), layout.wall].reshape(4, WALL_SAMPLES, 3)
         trusted = layout.weight[_sq(name), layout.wall].reshape(4, WALL_SAMPLES) >= 0.5
         for edge in CORNER_EDGES[corner]:
             i = wall_index[edge]
-            samples[side].append(walls[i][trusted[i]])
-    learned = {side: np.concatenate(s) for side, s in samples.items()}
-    colours = {side: ColourModel.learn(x) for side, x in learned.items()}
+            walls_seen[side].append(walls[i][trusted[i]])
+    learned = {side: np.concatenate(s + walls_seen[side]) for side, s in samples.items()}
+    # The Poles and the walls each in their own parts: a thin wall's top, blurred into what
+    # lies round it, is paler than a Pole's and must not be dropped as the Poles' outlier.
+    colours = {side: ColourModel.learn(np.concatenate(samples[side]),
+                                       np.concatenate(walls_seen[side]))
+               for side in samples}
     _check_sides_apart(colours, learned)
     geometry = PieceGeometry()
     start = _start_solids(geometry)
@@ -284,17 +287,34 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     return profile
 
 
-def _same_view(fix: MatFix, empty: np.ndarray) -> None:
-    """The empty-mat photo must show the mat where the start photo does."""
+def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:
+    """The mat in the start photo, which the empty-mat photo (same camera) must show in the
+    same place. Where pieces hide too many of the start photo's lines, or its own fit is a
+    space off, the empty photo's fix (no piece hides a line there) is fitted on it."""
     try:
-        other = find_mat(empty)
+        bare = find_mat(empty)
     except VisionError as exc:
         raise CalibrationError(f"the empty-mat photo: {exc}") from None
-    moved = min(float(np.abs(other.rotated(k).corners - fix.corners).max()) for k in range(4))
-    if moved > CLASSIFY.replan_px:
-        raise CalibrationError(f"the mat is {moved:.0f} px away from where it is in the start "
-                               "photo: take the empty-mat photo and the start photo without "
-                               "moving the camera or the mat")
+
+    def moved(fix: MatFix) -> float:
+        return min(float(np.abs(bare.rotated(k).corners - fix.corners).max())
+                   for k in range(4))
+
+    try:
+        own: MatFix | None = find_mat(image)
+    except VisionError:
+        own = None
+    if own is not None and moved(own) <= CLASSIFY.replan_px:
+        return own
+    fix = refine(image, bare.homography, polarity=bare.polarity)
+    if fix is not None and moved(fix) <= CLASSIFY.replan_px:
+        return fix
+    if own is None:
+        raise CalibrationError("the start photo: no mat found where the empty-mat photo shows "
+                               "it (is the whole mat in view?)")
+    raise CalibrationError(f"the mat is {moved(own):.0f} px away from where it is in the start "
+                           "photo: take the empty-mat photo and the start photo without "
+                           "moving the camera or the mat")
 
 
 def _unlearned_pads(layout: SampleLayout, empty_look: np.ndarray,

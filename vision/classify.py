@@ -356,16 +356,16 @@ class ColourModel:
     parts: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # (mean, inv_cov) by lightness
 
     @classmethod
-    def learn(cls, samples: np.ndarray) -> ColourModel:
-        x = samples.reshape(-1, 3).astype(np.float64)
-        med = np.median(x, axis=0)
-        spread = np.abs(x - med)
-        mad = np.median(spread, axis=0) * 1.4826 + 1e-6
-        keep = x[(spread / mad).max(axis=1) <= CLASSIFY.learn_outlier_mads]  # edges, glints
-        if len(keep) < 8:
-            keep = x
-        mean, inv_cov = _gaussian(keep)
-        return cls(mean, inv_cov, tuple(_gaussian(g) for g in _lightness_groups(keep)))
+    def learn(cls, samples: np.ndarray, *more: np.ndarray) -> ColourModel:
+        """From samples (..., 3), and optionally sets of them seen otherwise (a thin wall's
+        top blurred into its surroundings is paler than a Pole's): parts from all the
+        samples together, and from each such set on its own, so that a set the others
+        outnumber is not dropped as their outliers."""
+        sets = [x.reshape(-1, 3).astype(np.float64) for x in more if x.size]
+        every = _inliers(np.concatenate([samples.reshape(-1, 3).astype(np.float64), *sets]))
+        mean, inv_cov = _gaussian(every)
+        return cls(mean, inv_cov, tuple(_gaussian(g) for x in (every, *map(_inliers, sets))
+                                        for g in _lightness_groups(x)))
 
     def distance(self, x: np.ndarray) -> np.ndarray:
         """Mahalanobis distance of (..., 3) features from this colour (its nearest part)."""
@@ -395,6 +395,15 @@ class ColourModel:
 
         whole = part(doc)
         return cls(*whole, tuple(part(p) for p in doc.get("parts", [])))
+
+
+def _inliers(x: np.ndarray) -> np.ndarray:
+    """Samples (N, 3) without the ones far out in some feature (edges, glints)."""
+    med = np.median(x, axis=0)
+    spread = np.abs(x - med)
+    mad = np.median(spread, axis=0) * 1.4826 + 1e-6
+    keep = x[(spread / mad).max(axis=1) <= CLASSIFY.learn_outlier_mads]
+    return keep if len(keep) >= 8 else x
 
 
 def _lightness_groups(x: np.ndarray) -> list[np.ndarray]:
@@ -757,7 +766,7 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
 
 
 def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
-                layout: SampleLayout, best: np.ndarray
+                layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
@@ -786,11 +795,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     explained = _tops_explained_by_walls(labels[:, layout.top], top_label, best, layout)
     # How strongly the footprint says bare mat rather than the Pole's side (sum of
     # log-likelihood ratios over the samples that can tell): only a clear "bare" overrules
-    # a top in the side's colour.
+    # a top in the side's colour. Where the bare mat is printed in that side's colour, its
+    # Pole's shaded foot looks like the print in shade: such samples cannot deny it.
     foot_ll = loglik[:, layout.foot]
     side_ll = np.take_along_axis(foot_ll, top_label[:, None, None].repeat(foot_ll.shape[1], 1),
                                  axis=2)[..., 0]
-    foot_camo = np.take_along_axis(camouflage[:, layout.foot],
+    cannot = camouflage if side_like is None else side_like | camouflage
+    foot_camo = np.take_along_axis(cannot[:, layout.foot],
                                    (top_label[:, None, None] - 1).repeat(foot_ll.shape[1], 1),
                                    axis=2)[..., 0]
     foot_bare = np.where(foot_camo, 0.0, foot_ll[..., 0] - side_ll).sum(axis=1)
@@ -811,12 +822,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
 
 def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                layout: SampleLayout,
-               diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]]
-               ) -> list[SpaceReading]:
+               diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]],
+               side_like: np.ndarray | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
-    (:func:`teleport_diagonals`)."""
+    (:func:`teleport_diagonals`); ``side_like`` (64, S, 2): where the bare mat looks like a
+    side's colour (:func:`bare_side_like`)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -829,7 +841,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     if layout.pole_near is not None:  # and a Pole read standing may be what they saw
-        poles, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
+        poles, _, _ = _read_poles(labels, loglik, camouflage, layout, best, side_like)
         standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)
         near = np.minimum(near, np.where(standing[:, None, :], layout.pole_near,
                                          _FAR).min(axis=2))
@@ -841,7 +853,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
     standing, top_label, conf_pole = _read_poles(labels, loglik, camouflage, layout,
-                                                 order[:, 0])
+                                                 order[:, 0], side_like)
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

@@ -19,12 +19,17 @@ class MatFindConfig:
     coarse_step: int = 4  # px along a line between the samples a candidate is scored on
     score_px: int = 24  # px per space of the top-down view used to score a candidate
     min_score: float = 6.0  # grey levels: inner grid lines at least this much darker
+    refine_candidates: int = 4  # best-scoring outlines whose grid lines are fitted in turn
     samples_per_space: int = 6  # points per space along each grid line when refining
     search: float = 0.18  # spaces: how far across a line its centre is looked for
     search_steps: int = 25
-    min_line_depth: float = 4.0  # grey levels: a line sample must be this much darker
+    # grey levels: a line sample must be this much darker (lighter for light lines); the
+    # lower ones are tried when too few lines pass (dim light, faint lines): the fit's
+    # residual and the grid's contrast still judge the result
+    min_line_depths: tuple[float, ...] = (4.0, 2.0)
     min_points_per_line: int = 12
     min_crossings: int = 16  # of 49 inner crossings, to fit the homography
+    sure_crossings: int = 40  # a fit this good, every inner line on a printed one, is taken
     ransac_px: float = 2.0
     max_rms_px: float = 1.5
     track_max_shift_px: float = 25.0  # a bigger jump between frames means re-find

@@ -163,11 +163,12 @@ def _signed_contrast(top: np.ndarray, polarity: int) -> float:
     return float(np.median(beside) - np.median(lines))
 
 
-def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float, int] | None:
-    """The best (homography, contrast, polarity) among the candidate outlines, each read as
-    the grid itself or as a mat with a border of any of ``MATFIND.borders`` round it. Each
-    outline is warped top-down once; every border puts the grid lines elsewhere in it."""
-    best: tuple[np.ndarray, float, int] | None = None
+def _coarse(gray: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
+    """The (homography, contrast, polarity) of each candidate outline, best first, each
+    outline read as the grid itself or as a mat with a border of any of ``MATFIND.borders``
+    round it (the best border and polarity for it). Each outline is warped top-down once;
+    every border puts the grid lines elsewhere in it."""
+    found: list[tuple[np.ndarray, float, int]] = []
     size = MATFIND.coarse_px
     canon = np.array([[0, size], [size, size], [size, 0], [0, 0]], np.float32)
     for quad in _candidate_quads(gray):
@@ -178,6 +179,7 @@ def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float, int] | None:
                                       flags=cv2.INTER_LINEAR).astype(np.float32)
         except (cv2.error, np.linalg.LinAlgError):
             continue
+        best: tuple[np.ndarray, float, int] | None = None
         for polarity in (1, -1):
             op = cv2.erode if polarity > 0 else cv2.dilate
             across_x = op(top, np.ones((1, 3), np.uint8))
@@ -191,7 +193,9 @@ def _coarse(gray: np.ndarray) -> tuple[np.ndarray, float, int] | None:
                                  np.float32)
                 best = (cv2.getPerspectiveTransform(model, q).astype(np.float64),
                         float(scores[k]), polarity)
-    return best
+        if best is not None:
+            found.append(best)
+    return sorted(found, key=lambda c: -c[1])
 
 
 def _comb_contrasts(across_x: np.ndarray, across_y: np.ndarray,
@@ -228,10 +232,11 @@ def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
                      borderMode=cv2.BORDER_REPLICATE).reshape(-1).astype(np.float32)
 
 
-def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1
+def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1, min_depth: float = 4.0
             ) -> tuple[np.ndarray, int, float] | None:
     """Fit the 7+7 inner grid lines near ``H``'s guess; return the refined homography.
-    ``polarity`` -1: the lines are lighter than the spaces (looked for as maxima)."""
+    ``polarity`` -1: the lines are lighter than the spaces (looked for as maxima); a line
+    sample counts where it is at least ``min_depth`` grey levels deep."""
     cfg = MATFIND
     ts = (np.arange(8 * cfg.samples_per_space) + 0.5) / cfg.samples_per_space  # along 0..8
     offsets = np.linspace(-cfg.search, cfg.search, cfg.search_steps)  # across, in spaces
@@ -256,7 +261,7 @@ def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1
             kk = k[rows]
             v0, v1, v2 = vals[rows, kk - 1], vals[rows, kk], vals[rows, kk + 1]
             depth = (v0 + v2) / 2 - v1
-            keep = depth > cfg.min_line_depth
+            keep = depth > min_depth
             rows, kk, v0, v1, v2 = rows[keep], kk[keep], v0[keep], v1[keep], v2[keep]
             if len(rows) < cfg.min_points_per_line:
                 continue
@@ -294,6 +299,46 @@ def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1
     return Hn, int(mask.sum()), float(np.sqrt(np.mean(err ** 2)))
 
 
+def _line_contrasts(gray: np.ndarray, H: np.ndarray, polarity: int,
+                    lines: np.ndarray) -> np.ndarray:
+    """(2, L): how much the grid lines x = k and y = k, for k in ``lines`` (L,), stand out
+    from the mat a fifth of a space either side (grey levels; the median along the line
+    over the grid's span, so pieces on it count little)."""
+    along = np.linspace(0.25, 7.75, 31)
+    out = np.zeros((2, len(lines)))
+    for axis in (0, 1):
+        for j, k in enumerate(lines):
+            vals = []
+            for off in (0.0, -0.2, 0.2):
+                pts = np.column_stack([np.full_like(along, k + off), along])
+                vals.append(_sample(gray, project(H, pts if axis == 0 else pts[:, ::-1])))
+            beside = np.median(np.concatenate(vals[1:]))
+            out[axis, j] = polarity * (beside - np.median(vals[0]))
+    return out
+
+
+def _unshifted(gray: np.ndarray, H: np.ndarray, polarity: int) -> np.ndarray:
+    """``H`` moved by whole spaces along either axis where its grid sits a space off the
+    printed one. A fit a space off matches the repeating inner lines just as well; but then
+    an inner line falls where none is printed (past a print's last line), or a printed line
+    lies just past the grid (where a print has outer lines). The shift kept is the one whose
+    weakest inner line is strongest against the strongest line one space past the grid."""
+    ks = np.arange(-2, 11)
+    c = _line_contrasts(gray, H, polarity, ks)
+    shift = [0, 0]
+    for axis in (0, 1):
+        def score(d: int, row: np.ndarray = c[axis]) -> float:
+            inner = row[(ks >= 1 + d) & (ks <= 7 + d)]
+            past = row[(ks == -1 + d) | (ks == 9 + d)]
+            return float(inner.min() - max(past.max(), 0.0))
+        best = max((-1, 0, 1), key=score)
+        if score(best) > score(0) + MATFIND.min_line_depths[-1]:
+            shift[axis] = best
+    if shift == [0, 0]:
+        return H
+    return H @ np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+
+
 def find_mat(image: np.ndarray) -> MatFix:
     """Find the mat from scratch. Raises :class:`VisionError` when no mat is in view."""
     gray = _gray(image)
@@ -301,14 +346,31 @@ def find_mat(image: np.ndarray) -> MatFix:
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else gray
     coarse = _coarse(small)
-    if coarse is None or coarse[1] < MATFIND.min_score:
+    if not coarse or coarse[0][1] < MATFIND.min_score:
         raise VisionError("no mat found in the image (is the whole mat in view?)")
-    Hs, _, polarity = coarse
-    H = np.diag([1 / scale, 1 / scale, 1.0]) @ Hs
-    fix = refine(gray, H, polarity=polarity)
-    if fix is None:
+    # The best-looking outline may be a mat-coloured patch a space short of the grid (a
+    # borderless mat's edge lost in a dark table), whose fit catches only some lines: the
+    # next ones are fitted too, until one puts all 14 inner lines on printed lines.
+    best: MatFix | None = None
+    for Hs, _, polarity in coarse[:MATFIND.refine_candidates]:
+        H = np.diag([1 / scale, 1 / scale, 1.0]) @ Hs
+        fix = refine(gray, H, polarity=polarity)
+        if fix is None:
+            continue
+        moved = _unshifted(gray, fix.homography, polarity)
+        if moved is not fix.homography:
+            fix = refine(gray, moved, polarity=polarity) or fix
+        # Every inner line must lie on a printed one (median along it: pieces count little);
+        # a fit that puts one between the printed lines is a wrong grid.
+        if _line_contrasts(gray, fix.homography, polarity, np.arange(1, 8)).min() <= 0:
+            continue
+        if fix.crossings >= MATFIND.sure_crossings:
+            return fix
+        if best is None or (fix.crossings, fix.score) > (best.crossings, best.score):
+            best = fix
+    if best is None:
         raise VisionError("a mat-like shape was found but its grid lines could not be fitted")
-    return fix
+    return best
 
 
 def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
@@ -316,16 +378,19 @@ def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
     """Refine a homography guess on the grid lines (darker than the spaces for ``polarity``
     1, lighter for -1); None when the grid is not there."""
     gray = _gray(image)
-    crossings, rms = 0, float("inf")
-    for _ in range(rounds):
-        out = _refine(gray, H, polarity)
-        if out is None:
-            return None
-        H, crossings, rms = out
-    score = grid_contrast(gray, H, polarity)
-    if score < MATFIND.min_score or rms > MATFIND.max_rms_px:
-        return None
-    return MatFix(H, score, crossings, rms, polarity)
+    guess = H
+    for depth in MATFIND.min_line_depths:
+        H, crossings, rms = guess, 0, float("inf")
+        for _ in range(rounds):
+            out = _refine(gray, H, polarity, depth)
+            if out is None or out[1] < MATFIND.min_crossings:  # RANSAC kept too few
+                break
+            H, crossings, rms = out
+        else:
+            score = grid_contrast(gray, H, polarity)
+            if score >= MATFIND.min_score and rms <= MATFIND.max_rms_px:
+                return MatFix(H, score, crossings, rms, polarity)
+    return None
 
 
 class MatTracker:

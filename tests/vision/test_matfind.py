@@ -12,7 +12,7 @@ import pytest
 from companion.rules.teleporters.random_play import random_midgame
 from vision.errors import VisionError
 from vision.matfind import MatTracker, find_mat
-from vision.simtable import CameraPose, Hand, Lighting, Scene, render
+from vision.simtable import CameraPose, Hand, Lighting, Scene, Sensor, render, vary_look
 
 
 def midgame(seed: int) -> dict:
@@ -35,6 +35,40 @@ def test_mat_is_found_to_a_pixel_at_any_tilt(tilt: float, azimuth: float, table:
     fix = find_mat(frame.image)
     assert corner_error(fix, frame.corners) < 1.5
     assert fix.crossings >= 30 and fix.rms_px < 1.0
+
+
+# A borderless dark print on a dark cloth (the mat-coloured patch that looks most like the
+# mat is a space short of the grid, so the next outlines are fitted too).
+BORDERLESS = vary_look(Scene(pose=CameraPose(tilt_deg=10, azimuth_deg=345),
+                             lighting=Lighting(gradient=0.45), sensor=Sensor(), seed=1021))
+
+
+@pytest.mark.parametrize("scene, position", [
+    (BORDERLESS, {"poles": {}, "ports": []}),
+    (BORDERLESS.with_(seed=2), midgame(2)),
+    # Dim light and a noisy camera: faint light lines on a dark mat on a check tablecloth.
+    (vary_look(Scene(pose=CameraPose(tilt_deg=35, azimuth_deg=30),
+                     lighting=Lighting(brightness=0.55),
+                     sensor=Sensor(noise=6, blur=1.0, jpeg_quality=70), seed=1014)),
+     midgame(1014)),
+])
+def test_mat_is_found_on_dark_prints_in_hard_light(scene: Scene, position: dict) -> None:
+    """Issue 16: mat finding for any printed 8x8 grid (light lines on dark cloth, any
+    border or none, a patterned table, dim light)."""
+    frame = render(position, scene)
+    assert corner_error(find_mat(frame.image), frame.corners) < 1.5
+
+
+def test_a_fit_with_an_inner_line_off_the_print_is_refused() -> None:
+    """Pieces hide much of this frame's grid and the only outline that can be fitted puts
+    some inner lines between the printed ones: no mat is reported, rather than a wrong one
+    (calibrating with an empty-mat photo takes the grid from that photo instead)."""
+    frame = render(midgame(1), BORDERLESS.with_(seed=1))
+    try:
+        fix = find_mat(frame.image)
+    except VisionError:
+        return
+    assert corner_error(fix, frame.corners) < 1.5
 
 
 def test_mat_is_found_with_a_hand_resting_on_its_edge() -> None:

@@ -14,13 +14,23 @@ from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
 from vision.classify import (
     _CONFIGS,
+    ColourModel,
     _one_wall_per_line,
     bare_mat_distance,
     camera_noise,
 )
 from vision.config import CLASSIFY
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
-from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
+from vision.matfind import project
+from vision.simtable import (
+    CameraPose,
+    Lighting,
+    PieceStyle,
+    Scene,
+    Sensor,
+    render,
+    vary_look,
+)
 
 EDGE = {"s": 0, "n": 1, "w": 2, "e": 3}
 NONE, SOUTH = 0, 1
@@ -150,3 +160,36 @@ def test_a_profile_with_a_bad_noise_figure_is_refused(dark_pads: Profile) -> Non
     doc["noise"] = 0.2
     with pytest.raises(CalibrationError, match="noise"):
         Profile.from_json(doc)
+
+
+def test_a_sides_colour_keeps_its_paler_wall_tops_apart_from_its_poles() -> None:
+    """Issue 16 (a thin wall seen from above blurs into the mat round it): learned with the
+    Poles alone, a wall top's paler colour is an outlier; learned as a set of its own, it is
+    that side's colour, and the bare mat still is not."""
+    rng = np.random.default_rng(7)
+    poles = np.column_stack([rng.normal(0.45, 0.05, 60), rng.normal(1.35, 0.03, 60),
+                             rng.normal(0.0, 0.03, 60)])
+    walls = np.column_stack([rng.normal(0.47, 0.03, 24), rng.normal(1.05, 0.04, 24),
+                             rng.normal(0.02, 0.03, 24)])
+    wall_top = np.array([[0.46, 1.04, 0.03]], np.float32)
+    bare = np.array([[0.30, 0.02, 0.0]], np.float32)
+    together = ColourModel.learn(np.concatenate([poles, walls]))
+    apart = ColourModel.learn(poles, walls)
+    assert together.distance(wall_top)[0] > CLASSIFY.colour_sigma
+    assert apart.distance(wall_top)[0] < 3.0
+    assert apart.distance(bare)[0] > 2 * CLASSIFY.colour_sigma
+
+
+def test_calibration_takes_the_grid_from_the_empty_photo_where_pieces_hide_it() -> None:
+    """Issue 16 (any border or none, a dark table): on this borderless dark print the start
+    photo's own grid cannot be fitted (the Home rows' pieces stand where the mat's edge
+    would tell); the empty-mat photo's grid, fitted again on the start photo, is used."""
+    scene = vary_look(Scene(pose=CameraPose(tilt_deg=10, azimuth_deg=345),
+                            lighting=Lighting(gradient=0.45), sensor=Sensor(), seed=1021))
+    start = render(Position.start().to_json(), scene)
+    empty = render(EMPTY, scene.with_(seed=scene.seed * 1000 + 999)).image
+    profile = calibrate(start.image, empty=empty)
+    grid = np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]])
+    seen = project(profile.homography, grid)
+    assert min(float(np.abs(np.roll(seen, k, axis=0) - start.corners).max())
+               for k in range(4)) < 1.5
