@@ -239,25 +239,33 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
             samples[side].append(lab[_sq(n), layout.top])
             samples[side].append(lab[_sq(n), layout.foot])
     walls_seen: dict[str, list[np.ndarray]] = {"south": [], "north": []}
+    own_parts: dict[str, list[np.ndarray]] = {"south": [], "north": []}
     wall_index = {e: i for i, e in enumerate(EDGES)}
+    bare_look = None if empty is None else read_colour(empty, uv)
     for name, (side, corner) in START_PORTS.items():
         walls = lab[_sq(name), layout.wall].reshape(4, WALL_SAMPLES, 3)
         trusted = layout.weight[_sq(name), layout.wall].reshape(4, WALL_SAMPLES) >= 0.5
+        changed = np.zeros_like(trusted)
+        if bare_look is not None:  # a wall sample unlike the bare mat there saw the wall
+            changed = bare_mat_distance(walls, bare_look[_sq(name), layout.wall].reshape(
+                4, WALL_SAMPLES, 3)) >= CLASSIFY.piece_changes
         for edge in CORNER_EDGES[corner]:
             i = wall_index[edge]
             walls_seen[side].append(walls[i][trusted[i]])
+            own_parts[side].append(walls[i][trusted[i] & changed[i]])
     learned = {side: np.concatenate(s + walls_seen[side]) for side, s in samples.items()}
-    # The Poles and the walls each in their own parts: a thin wall's top, blurred into what
-    # lies round it, is paler than a Pole's and must not be dropped as the Poles' outlier.
-    colours = {side: ColourModel.learn(np.concatenate(samples[side]),
-                                       np.concatenate(walls_seen[side]))
+    # The walls also in parts of their own: a thin wall's top, blurred into what lies round
+    # it, is paler than a Pole's and must not be dropped as the Poles' outlier. Only the
+    # wall samples the empty photo shows changed: the others may be half mat.
+    colours = {side: ColourModel.learn(np.concatenate(samples[side] + walls_seen[side]),
+                                       np.concatenate(own_parts[side]))
                for side in samples}
     _check_sides_apart(colours, learned)
     geometry = PieceGeometry()
     start = _start_solids(geometry)
     noise = 1.0
     if empty is not None:
-        empty_look = read_colour(empty, uv)  # the bare mat at every sample point
+        empty_look = bare_look  # the bare mat at every sample point
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])
         palette = Palette.learn(image, fix.homography).union(

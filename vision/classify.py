@@ -357,14 +357,14 @@ class ColourModel:
 
     @classmethod
     def learn(cls, samples: np.ndarray, *more: np.ndarray) -> ColourModel:
-        """From samples (..., 3), and optionally sets of them seen otherwise (a thin wall's
-        top blurred into its surroundings is paler than a Pole's): parts from all the
-        samples together, and from each such set on its own, so that a set the others
-        outnumber is not dropped as their outliers."""
-        sets = [x.reshape(-1, 3).astype(np.float64) for x in more if x.size]
-        every = _inliers(np.concatenate([samples.reshape(-1, 3).astype(np.float64), *sets]))
+        """From samples (..., 3), and optionally sets seen otherwise (a thin wall's top
+        blurred into its surroundings is paler than a Pole's): parts from the samples, and
+        from each such set on its own, so that a set the samples outnumber is not dropped
+        as their outliers."""
+        every = _inliers(samples.reshape(-1, 3).astype(np.float64))
+        sets = [_inliers(x.reshape(-1, 3).astype(np.float64)) for x in more if len(x) >= 8]
         mean, inv_cov = _gaussian(every)
-        return cls(mean, inv_cov, tuple(_gaussian(g) for x in (every, *map(_inliers, sets))
+        return cls(mean, inv_cov, tuple(_gaussian(g) for x in (every, *sets)
                                         for g in _lightness_groups(x)))
 
     def distance(self, x: np.ndarray) -> np.ndarray:
@@ -471,8 +471,11 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         ds = np.sqrt(ds * ds + unchanged * unchanged)
         dn = np.sqrt(dn * dn + unchanged * unchanged)
         side = np.minimum(ds, dn)
-        none = np.where(known, np.minimum(de, none), none)
         plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
+        # Where the bare look is unknown (a start piece hid it), the plain mat's is at least
+        # as likely there as no look at all.
+        elsewhere = bare_mat_distance(feat, np.broadcast_to(plain, feat.shape), noise)
+        none = np.where(known, np.minimum(de, none), np.minimum(elsewhere, none))
         mat_light = np.where(known, empty[..., 0], plain[0])
     if ink_at is not None and inks:
         for code, name in enumerate(SIDES, start=1):
@@ -728,17 +731,27 @@ def _across() -> tuple[np.ndarray, np.ndarray]:
 _ACROSS, _ACROSS_EDGE = _across()
 
 
-def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
-                       ) -> np.ndarray:
-    """Arrangement scores (64, C) again where two spaces read walls of one side on one grid
-    line: the walls either side of a line are a few pixels apart, so one real wall lights
-    both spaces' samples. A Port is two walls: set the shared line's evidence aside, and
-    a space whose other edges still call for its wall keeps it; one whose do not yields the
-    line to its neighbour, unless that one's other edges do not call for a wall either and
-    its wall there is the weaker. ``edge_ll`` (64, 4, 3), ``best`` (64,)."""
+def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray,
+                       wall_ll: np.ndarray | None = None) -> np.ndarray:
+    """Arrangement scores (64, C) again where two spaces read walls on one grid line: the
+    walls either side of a line are a few pixels apart, so one real wall lights both
+    spaces' samples (blurred into the mat, another side's wall may even pass for this
+    side's). A Port is two walls: set the shared line's evidence aside, and a space whose
+    other edges still call for its wall keeps it; one whose do not yields the line to its
+    neighbour, unless that one's other edges do not call for a wall either and its wall
+    there is the weaker. ``edge_ll`` (64, 4, 3), ``best`` (64,); ``wall_ll``
+    (64, 4 * WALL_SAMPLES, 3): the wall samples' own log-likelihoods, unweighted."""
     side = _CONFIG_STATES[best]
     there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
-    shared = (_ACROSS >= 0) & (side > 0) & (side[there] == side)
+    # Another side's wall across the line only explains samples that my own side's colour
+    # does not: a blend of its colour with the mat, not my colour seen plainly somewhere.
+    unclear = np.zeros_like(side, dtype=bool)
+    if wall_ll is not None:
+        plain = wall_ll.reshape(64, 4, WALL_SAMPLES, 3).max(axis=2)
+        mine = np.take_along_axis(plain, side[..., None], axis=2)[..., 0]
+        unclear = mine < -0.5 * CLASSIFY.explain_sigma ** 2
+    shared = ((_ACROSS >= 0) & (side > 0) & (side[there] > 0)
+              & ((side[there] == side) | unclear))
     if not shared.any():
         return scores
 
@@ -847,7 +860,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                          _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
                                    weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
-    scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores)
+    scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores,
+                                loglik[:, layout.wall])
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]

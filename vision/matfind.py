@@ -305,16 +305,15 @@ def _line_contrasts(gray: np.ndarray, H: np.ndarray, polarity: int,
     from the mat a fifth of a space either side (grey levels; the median along the line
     over the grid's span, so pieces on it count little)."""
     along = np.linspace(0.25, 7.75, 31)
-    out = np.zeros((2, len(lines)))
-    for axis in (0, 1):
-        for j, k in enumerate(lines):
-            vals = []
-            for off in (0.0, -0.2, 0.2):
-                pts = np.column_stack([np.full_like(along, k + off), along])
-                vals.append(_sample(gray, project(H, pts if axis == 0 else pts[:, ::-1])))
-            beside = np.median(np.concatenate(vals[1:]))
-            out[axis, j] = polarity * (beside - np.median(vals[0]))
-    return out
+    k = np.asarray(lines, float)[:, None, None] + np.array([0.0, -0.2, 0.2])[None, :, None]
+    across = np.broadcast_to(k, (len(lines), 3, len(along)))
+    run = np.broadcast_to(along, across.shape)
+    pts = np.concatenate([np.stack([across, run], axis=-1).reshape(-1, 2),
+                          np.stack([run, across], axis=-1).reshape(-1, 2)])
+    vals = _sample(gray, project(H, pts)).reshape(2, len(lines), 3, len(along))
+    on = np.median(vals[:, :, 0], axis=-1)
+    beside = np.median(vals[:, :, 1:].reshape(2, len(lines), -1), axis=-1)
+    return polarity * (beside - on)
 
 
 def _unshifted(gray: np.ndarray, H: np.ndarray, polarity: int) -> np.ndarray:

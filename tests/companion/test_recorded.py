@@ -410,3 +410,27 @@ def test_referee_refuses_an_empty_photo_it_cannot_use(clips, tmp_path: Path, cap
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err, err
 
+
+
+def test_a_randomised_print_is_refereed_turn_by_turn_with_no_phantom(tmp_path: Path) -> None:
+    """Issue 16, Done when: `companion referee` over a clip of the simulated table with a
+    randomised print (here a light print whose Teleports and Ports stand back to back, seen
+    by a webcam) recovers every turn, with no phantom moves."""
+    import cv2
+
+    from vision.simtable import render, vary_look
+
+    clip = make_clip(sample_script(), vary_look(sample_scene(960, 540, 15.0, 20.0, seed=3)))
+    path = tmp_path / "frames"
+    write_folder(clip.frames(), path)
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), render(EMPTY_MAT, clip.scene.with_(seed=3 * 1000 + 999)).image)
+    text = io.StringIO()
+    summary = referee_recording(str(path), db=str(tmp_path / "m.sqlite"), fps=clip.fps,
+                                empty=str(empty), out=text, err=io.StringIO())
+    assert len(summary.turns) == len(clip.turns), text.getvalue()
+    for got, want in zip(summary.turns, clip.turns, strict=True):
+        assert got.side.value == want.side and got.position.same_board(want.position), (
+            got.number, text.getvalue())
+    assert not summary.corrections and not summary.unfinished, text.getvalue()
+    assert "moved first" not in text.getvalue()
