@@ -474,8 +474,12 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
         # Where the bare look is unknown (a start piece hid it), the plain mat's is at least
         # as likely there as no look at all.
-        elsewhere = bare_mat_distance(feat, np.broadcast_to(plain, feat.shape), noise)
-        none = np.where(known, np.minimum(de, none), np.minimum(elsewhere, none))
+        none = np.where(known, np.minimum(de, none), none)
+        hidden = ~known
+        if hidden.any():
+            x = feat[hidden]
+            none[hidden] = np.minimum(none[hidden], bare_mat_distance(
+                x, np.broadcast_to(plain, x.shape), noise))
         mat_light = np.where(known, empty[..., 0], plain[0])
     if ink_at is not None and inks:
         for code, name in enumerate(SIDES, start=1):
@@ -853,8 +857,10 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     theirs = _gather_neighbours(strength, -np.inf)  # (64, 36)
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
+    first = None
     if layout.pole_near is not None:  # and a Pole read standing may be what they saw
-        poles, _, _ = _read_poles(labels, loglik, camouflage, layout, best, side_like)
+        first = _read_poles(labels, loglik, camouflage, layout, best, side_like)
+        poles = first[0]
         standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)
         near = np.minimum(near, np.where(standing[:, None, :], layout.pole_near,
                                          _FAR).min(axis=2))
@@ -866,8 +872,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
-    standing, top_label, conf_pole = _read_poles(labels, loglik, camouflage, layout,
-                                                 order[:, 0], side_like)
+    standing, top_label, conf_pole = (
+        first if first is not None and np.array_equal(order[:, 0], best)
+        else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):
