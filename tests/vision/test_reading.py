@@ -13,6 +13,7 @@ from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
 from vision.classify import (
+    _CONFIG_STATES,
     _CONFIGS,
     ColourModel,
     _one_wall_per_line,
@@ -59,16 +60,11 @@ def edges(**walls: float) -> np.ndarray:
 
 
 def decide(ll: np.ndarray) -> dict[str, tuple]:
-    scores = ll[:, np.arange(4), _port_states()].sum(axis=2)
+    scores = ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
     best = np.argmax(scores, axis=1)
     again = _one_wall_per_line(ll, best, scores)
     return {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}": _CONFIGS[int(np.argmax(again[q]))][0]
             for q in range(64) if np.argmax(again[q]) != config(None)}
-
-
-def _port_states() -> np.ndarray:
-    from vision.classify import _CONFIG_STATES
-    return _CONFIG_STATES
 
 
 def test_one_wall_on_a_grid_line_is_given_to_the_port_its_other_wall_confirms() -> None:
