@@ -75,7 +75,7 @@ class SampleLayout:
     clear: float  # spaces of clearance at which a sample is fully trusted (blur reaches less)
     # (64, 4 * WALL_SAMPLES, 9): how far each wall sample's line of sight keeps from the
     # Pole that may stand on the space and on each neighbour (_neighbourhoods order).
-    pole_near: np.ndarray | None = None
+    pole_near: np.ndarray
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -700,7 +700,13 @@ def _port_scores(loglik: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np
     w = weight.reshape(64, 4, WALL_SAMPLES, 1)
     ll = np.sort(loglik.reshape(64, 4, WALL_SAMPLES, 3) * w, axis=2)
     edge_ll = ll[:, :, 1:].sum(axis=2) * WALL_SAMPLES / (WALL_SAMPLES - 1)
-    return edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2), edge_ll
+    return _arrangement_scores(edge_ll), edge_ll
+
+
+def _arrangement_scores(edge_ll: np.ndarray) -> np.ndarray:
+    """(64, arrangements) from each edge's evidence (64, 4, 3) for [no wall, south's,
+    north's]."""
+    return edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
 
 
 def _wall_strength(edge_ll: np.ndarray, best: np.ndarray) -> np.ndarray:
@@ -718,21 +724,10 @@ def _gather_neighbours(per_edge: np.ndarray, off: float) -> np.ndarray:
     return np.where((nb >= 0)[..., None], per_edge[np.maximum(nb, 0)], off).reshape(64, -1)
 
 
-def _across() -> tuple[np.ndarray, np.ndarray]:
-    """(64, 4) the space across each edge (-1 off the mat) and (4,) the edge it sees there:
-    two walls on one grid line, one either side of it."""
-    sq = np.arange(64)
-    file, rank = sq & 7, sq >> 3
-    steps = {"s": (0, -1), "n": (0, 1), "w": (-1, 0), "e": (1, 0)}
-    out = np.full((64, 4), -1)
-    for i, e in enumerate(EDGES):
-        df, dr = steps[e]
-        on = (file + df >= 0) & (file + df < 8) & (rank + dr >= 0) & (rank + dr < 8)
-        out[:, i] = np.where(on, sq + df + 8 * dr, -1)
-    return out, np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
-
-
-_ACROSS, _ACROSS_EDGE = _across()
+# The space across each edge (EDGES order; -1 off the mat), in _neighbourhoods order south,
+# north, west, east, and the edge it sees there: two walls on one grid line.
+_ACROSS = _NEIGHBOURS[:, [1, 7, 3, 5]]
+_ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
 
 
 def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray,
@@ -760,8 +755,7 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
         return scores
 
     def rescored(aside: np.ndarray) -> np.ndarray:
-        ll = np.where(aside[..., None], 0.0, edge_ll)
-        return ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+        return _arrangement_scores(np.where(aside[..., None], 0.0, edge_ll))
 
     without = _CONFIG_STATES[np.argmax(rescored(shared), axis=1)]
     still = shared & (without == side)
@@ -857,13 +851,10 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     theirs = _gather_neighbours(strength, -np.inf)  # (64, 36)
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
-    first = None
-    if layout.pole_near is not None:  # and a Pole read standing may be what they saw
-        first = _read_poles(labels, loglik, camouflage, layout, best, side_like)
-        poles = first[0]
-        standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)
-        near = np.minimum(near, np.where(standing[:, None, :], layout.pole_near,
-                                         _FAR).min(axis=2))
+    # ... and a Pole read standing may be what they saw
+    first = _read_poles(labels, loglik, camouflage, layout, best, side_like)
+    poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
+    near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
                                    weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
     scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores,
@@ -873,7 +864,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
     standing, top_label, conf_pole = (
-        first if first is not None and np.array_equal(order[:, 0], best)
+        first if np.array_equal(order[:, 0], best)
         else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
