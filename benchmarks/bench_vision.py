@@ -265,12 +265,16 @@ def print_simulation(report: dict[str, Any], args: argparse.Namespace) -> None:
 
 
 def measure_speed(args: argparse.Namespace) -> dict[str, float]:
-    """Speed on one core: steady-state detection (tracking a still camera) and mat finding."""
+    """Speed on one core: steady-state detection (tracking a still camera) and mat finding,
+    calibrated as the simulated scenes were (with an empty-mat photo unless --no-empty)."""
     speed: dict[str, float] = {}
     truth = random_midgame(random.Random(args.seed), 20).to_json()
     for w, h in ((1280, 720), (1920, 1080)):
         scene = Scene(pose=CameraPose(tilt_deg=20, width=w, height=h), seed=7)
-        profile = calibrate(render(START, scene).image)
+        extra = {}
+        if args.use_empty:
+            extra["empty"] = render(EMPTY, scene.with_(seed=scene.seed * 1000 + 999)).image
+        profile = calibrate(render(START, scene).image, **extra)
         det = profile.detector()
         image = render(truth, scene.with_(seed=8)).image
         det.detect(image)

@@ -34,6 +34,8 @@ from vision.classify import (
     ink_distance,
     read_colour,
     sample_layout,
+    wall_camouflage,
+    wall_candidate_count,
 )
 from vision.config import CLASSIFY
 from vision.detect import Detector
@@ -72,13 +74,17 @@ class Profile:
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
     grid_polarity: int = 1  # 1: grid lines darker than the spaces; -1: lighter
     noise: float = 1.0  # the camera's noise against the empty look (classify.camera_noise)
+    # (64, 4, C) bool: wall candidates whose view meets print of a side's colour in the empty
+    # photo (classify.wall_camouflage); the wall samples were chosen round them
+    camouflage: np.ndarray | None = None
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
                         self.empty, self.geometry, self.palette, self.inks,
                         undistort=None if self.intrinsics is None else undistorter(
-                            self.intrinsics), noise=self.noise)
+                            self.intrinsics), noise=self.noise,
+                        camouflage=self.camouflage)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -104,6 +110,7 @@ class Profile:
             "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
             "grid_polarity": self.grid_polarity,
             "noise": self.noise,
+            "wall_camouflage": _bits_json(self.camouflage),
         }
 
     def save(self, path: str | Path) -> None:
@@ -149,6 +156,7 @@ class Profile:
                 intrinsics=intrinsics,
                 grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
                 noise=_noise(doc.get("noise", 1.0)),
+                camouflage=_bits_from_json(doc.get("wall_camouflage")),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -164,6 +172,28 @@ class Profile:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"profile {path} is not valid JSON: {exc}") from None
         return cls.from_json(doc)
+
+
+def _bits_json(bits: np.ndarray | None) -> dict[str, Any] | None:
+    if bits is None:
+        return None
+    return {"shape": list(bits.shape), "hex": np.packbits(bits.reshape(-1)).tobytes().hex()}
+
+
+def _bits_from_json(doc: Any) -> np.ndarray | None:
+    """The wall camouflage mask back from :func:`_bits_json`; it must fit this program's wall
+    candidates (the empty look was read where they led)."""
+    if doc is None:
+        return None
+    shape = tuple(int(n) for n in doc["shape"])
+    want = (64, 4, wall_candidate_count())
+    if shape != want:
+        raise ValueError(f"wall_camouflage shape {list(shape)} is not {list(want)}")
+    raw = np.frombuffer(bytes.fromhex(doc["hex"]), np.uint8)
+    n = int(np.prod(shape))
+    if len(raw) != (n + 7) // 8:
+        raise ValueError(f"wall_camouflage holds {len(raw)} bytes, not {(n + 7) // 8}")
+    return np.unpackbits(raw)[:n].astype(bool).reshape(shape)
 
 
 def _noise(value: Any) -> float:
@@ -264,7 +294,15 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     geometry = PieceGeometry()
     start = _start_solids(geometry)
     noise = 1.0
+    camouflage = None
     if empty is not None:
+        # Wall samples where the bare mat differs from the pieces, where the view allows.
+        camouflage = wall_camouflage(cam, empty, colours, geometry)
+        if camouflage.any():
+            layout = sample_layout(cam, geometry, camouflaged=camouflage)
+            uv = image_samples(layout, cam)
+            lab = read_colour(image, uv)
+            bare_look = read_colour(empty, uv)
         empty_look = bare_look  # the bare mat at every sample point
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])
@@ -287,7 +325,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     profile = Profile((w, h), fix.homography, colours, empty_look, south_at, K, geometry,
                       palette=palette, inks=inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                      intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise)
+                      intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
+                      camouflage=camouflage)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)
     seen = detector.detect(raw, track=False).position

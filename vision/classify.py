@@ -96,6 +96,11 @@ def _wall_candidates(g: PieceGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return a, inset, z
 
 
+def wall_candidate_count() -> int:
+    """Candidate points per edge among which :func:`sample_layout` chooses wall samples."""
+    return len(_wall_candidates(PieceGeometry())[0])
+
+
 def _edge_xy(x0: float, y0: float, edge: str, along: np.ndarray, inset: np.ndarray
              ) -> np.ndarray:
     if edge == "s":
@@ -149,14 +154,49 @@ def _clear(camera: CameraModel, targets: np.ndarray, top: float, cyl: np.ndarray
                           CLASSIFY.ray_iterations).reshape(64, m)
 
 
+def _edge_targets(edge: str, a: np.ndarray, inset: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """(64, C, 3) the candidate wall points (:func:`_wall_candidates`) of one edge of every
+    space, in mat coordinates (spaces) and height."""
+    return np.stack([np.column_stack([_edge_xy(sq & 7, sq >> 3, edge, a, inset), z])
+                     for sq in range(64)])
+
+
+# The point and the pixels beside it: a fix a pixel off between photos must not find the
+# print's colour there either.
+_NEAR_OFFSETS = np.array([(0.0, 0.0), (1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)],
+                         np.float32)
+
+
+def wall_camouflage(camera: CameraModel, empty: np.ndarray, colours: dict[str, ColourModel],
+                    geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(64, 4, C) bool, EDGES order, :func:`_wall_candidates` order: where the line of sight
+    through a candidate wall point meets bare mat that looks like a side's colour in the
+    empty-mat photo ``empty`` ((H, W, 3) uint8 BGR), at the point or a pixel beside it (a
+    Portpad stripe printed in the pieces' colours). A wall seen there cannot be told from
+    the print, so :func:`sample_layout` looks elsewhere along the wall."""
+    a, inset, z = _wall_candidates(geometry or PieceGeometry())
+    out = np.zeros((64, 4, len(a)), bool)
+    for i, edge in enumerate(EDGES):
+        t = _edge_targets(edge, a, inset, z)
+        uv = camera.image_points(t[..., :2].reshape(-1, 2), t[..., 2].reshape(-1))
+        for off in _NEAR_OFFSETS:
+            look = read_colour(empty, uv + off)
+            out[:, i] |= bare_side_like(look, colours).any(axis=-1).reshape(64, -1)
+    return out
+
+
 def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
-                  walls: bool = True, mat: MatModel | None = None) -> SampleLayout:
+                  walls: bool = True, mat: MatModel | None = None,
+                  camouflaged: np.ndarray | None = None) -> SampleLayout:
     """Where to sample each space, chosen with the camera (:mod:`vision.raycast`). An edge's
     wall samples are the points of its wall whose line of sight, from the camera down to the
     mat, passes through that wall and keeps clearest of every other Pole and wall that may
     stand on the space or its neighbours: so a present wall is seen as itself, and an absent
-    one shows bare mat, never a neighbour's wall standing in for it. ``walls=False`` skips
-    that search (mid-edge samples), for when only the Poles matter."""
+    one shows bare mat, never a neighbour's wall standing in for it. ``camouflaged``
+    (:func:`wall_camouflage`, for this camera): candidates whose line of sight meets print
+    of a side's colour count for ``CLASSIFY.camouflaged_worth`` of their clearance, so a
+    clear view of mat that differs from the pieces is taken where there is one.
+    ``walls=False`` skips that search (mid-edge samples), for when only the Poles matter."""
     g = geometry or PieceGeometry()
     cfg = CLASSIFY
     disc = _disc(cfg.disc_samples, cfg.disc_radius)
@@ -213,16 +253,17 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
                 pts[sq, cols] = _edge_xy(*origin[sq], edge, along, np.full(WALL_SAMPLES, t / 2))
             zs[:, cols] = g.wall_height / 2
             continue
-        targets = np.stack([np.column_stack([_edge_xy(*origin[sq], edge, a, inset), z])
-                            for sq in range(64)])
+        targets = _edge_targets(edge, a, inset, z)
         own = boxes[:, 16 + i]
         score = np.minimum(
             _clear(camera, targets, top, cyl, _without(boxes, [16 + i])),
             silhouette_margin(Rays(camera.centre, targets.reshape(-1, 3), top),
                               np.repeat(own, len(a), axis=0)).reshape(64, -1))
+        worth = score if camouflaged is None else np.where(
+            camouflaged[:, i], score * cfg.camouflaged_worth, score)
         for sq in range(64):
             chosen: list[int] = []
-            for j in np.argsort(-score[sq], kind="stable"):
+            for j in np.argsort(-worth[sq], kind="stable"):
                 if all(abs(a[j] - a[c]) >= cfg.wall_min_apart for c in chosen):
                     chosen.append(int(j))
                 if len(chosen) == WALL_SAMPLES:
@@ -426,10 +467,13 @@ def _lightness_groups(x: np.ndarray) -> list[np.ndarray]:
 def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
                     ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None,
-                    noise: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    noise: float = 1.0, changed: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows. ``side_like``: :func:`bare_side_like` of
     ``empty``, when the caller keeps it from frame to frame; ``noise``: the camera's
-    (:func:`camera_noise`).
+    (:func:`camera_noise`); ``changed`` (...) bool: samples of a disc that changed as a whole
+    (:func:`disc_change`), which a piece's colour explains however near the bare look each
+    one stayed.
 
     * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
       vote). A sample is a side's when it is nearer to it than to the other side and than to
@@ -445,6 +489,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     piece of either side, otherwise nothing.
     """
     cfg = CLASSIFY
+    if changed is None:
+        changed = np.zeros(feat.shape[:-1], bool)
     ds = colours["south"].distance(feat)
     dn = colours["north"].distance(feat)
     side = np.minimum(ds, dn)
@@ -466,8 +512,9 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         camouflage = (known & (de < cfg.unchanged_sigma))[..., None] & side_like
         # A piece in front of the mat changes what the camera sees there, however like the
         # mat it is coloured (a white wall's lit top and shaded face on cream paper): a
-        # sample just as the empty mat looked is no side's, whatever its colour.
-        unchanged = np.where(known, np.maximum(cfg.piece_changes - de, 0.0), 0.0)
+        # sample just as the empty mat looked is no side's, whatever its colour; unless
+        # it belongs to a group that changed as a whole (``changed``).
+        unchanged = np.where(known & ~changed, np.maximum(cfg.piece_changes - de, 0.0), 0.0)
         ds = np.sqrt(ds * ds + unchanged * unchanged)
         dn = np.sqrt(dn * dn + unchanged * unchanged)
         side = np.minimum(ds, dn)
@@ -503,6 +550,54 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     d[..., 0] = np.where(dark, cfg.loglik_cap, d[..., 0])
     d[..., 1:] = np.where(dark[..., None], cfg.dark_side_distance, d[..., 1:])
     return label, -0.5 * d * d, camouflage
+
+
+def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
+                noise: float = 1.0) -> np.ndarray:
+    """(64, S) float32: for the top and footprint samples, how unlike the bare look their
+    disc is as a whole (:func:`bare_mat_distance` of the disc's mean feature from the mean
+    bare look, features (64, S, 3) against ``empty`` (64, S, 3), NaN unknown); NaN for the
+    other samples. One sample may stray by noise (a saturated print's small channel is
+    noisy); a disc's mean strays much less, and a piece moves it as a whole."""
+    out = np.full(feat.shape[:2], np.nan, np.float32)
+    discs = (layout.top, layout.foot)
+    f = np.stack([feat[:, d] for d in discs], axis=1)  # (64, 2, K, 3)
+    ref = np.stack([empty[:, d] for d in discs], axis=1)
+    known = ~np.isnan(ref[..., :1])
+    n = known.sum(axis=2)
+    mean_f = np.where(known, f, 0.0).sum(axis=2) / np.maximum(n, 1)
+    mean_r = np.where(known, ref, 0.0).sum(axis=2) / np.maximum(n, 1)
+    d = np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise), np.nan)
+    for i, disc in enumerate(discs):
+        out[:, disc] = d[:, i, None]
+    return out
+
+
+def quiet_discs(empty: np.ndarray, side_like: np.ndarray, layout: SampleLayout,
+                change: np.ndarray, shaded: np.ndarray) -> np.ndarray:
+    """(64, S, 2) bool: the top and footprint samples of every disc that, taken together
+    (``change``, :func:`disc_change`), look as the bare mat did there, where that bare mat
+    is mostly printed in a side's colour (``side_like`` (64, S, 2), :func:`bare_side_like`
+    of ``empty`` (64, S, 3)): such a disc says nothing of a Pole of that side, whatever its
+    samples' labels. A disc with a sample in shade (``shaded`` (64, S),
+    :func:`shaded_samples`) is not quiet: a mean of a Pole's lit and shaded sides can pass
+    for the print."""
+    out = np.zeros((*empty.shape[:2], 2), bool)
+    for disc in (layout.top, layout.foot):
+        known = ~np.isnan(empty[:, disc, 0])
+        n = np.maximum(known.sum(axis=1), 1)[:, None]
+        still = (np.nan_to_num(change[:, disc.start], nan=np.inf) < CLASSIFY.unchanged_sigma
+                 ) & ~shaded[:, disc].any(axis=1)
+        printed = (side_like[:, disc] & known[..., None]).sum(axis=1) * 2 >= n  # (64, 2)
+        out[:, disc] = (still[:, None] & printed)[:, None, :]
+    return out
+
+
+def shaded_samples(feat: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.ndarray:
+    """(...) bool: samples (features (..., 3)) darker than the bare mat's look ``empty``
+    (..., 3; NaN unknown) by more than one standard deviation of shade."""
+    ratio = np.log((feat[..., 0] + 0.02) / (np.nan_to_num(empty[..., 0], nan=0.0) + 0.02))
+    return ~np.isnan(empty[..., 0]) & (ratio < -CLASSIFY.bare_shade_sigma * noise)
 
 
 def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.ndarray:
@@ -559,14 +654,18 @@ def ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -
 
 
 def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
-                       empty: np.ndarray | None, layout: SampleLayout) -> np.ndarray:
+                       empty: np.ndarray | None, layout: SampleLayout, noise: float = 1.0
+                       ) -> np.ndarray:
     """(64,) bool: spaces where a Pole's top and footprint discs look like neither side's
     colour nor what the empty mat looked like there. Nothing on a real board does that; a
     hand or arm does. Each disc is judged on its mean, over the samples whose ray no piece
     on a neighbour can cross (a piece's blurred edge is neither colour, and no hand); a
     space is unexplained when every disc judged is odd and none shows a side's colour (a
     Pole's shaded foot, a Port's shadow or blurred edge may pass for odd, a hand covers
-    both)."""
+    both). A disc is odd when its mean is unlike the bare look's either way it is measured:
+    :func:`empty_difference`, allowed more for a noisier camera (``noise``,
+    :func:`camera_noise`), or :func:`bare_mat_distance`, whose allowances know that a
+    saturated print's chromaticity is noisy and that a hand's lightness is no shade."""
     if empty is None:
         return np.zeros(64, bool)
     cfg = CLASSIFY
@@ -585,7 +684,8 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         side = np.minimum(_dark_distance(colours["south"], mean_f),
                           _dark_distance(colours["north"], mean_f)) <= cfg.explain_sigma
         enough = n >= cfg.unexplained_min_samples
-        odd = ~side & (empty_difference(mean_f, mean_ref) >= cfg.empty_distance)
+        odd = ~side & ((empty_difference(mean_f, mean_ref) >= cfg.empty_distance * noise)
+                       | (bare_mat_distance(mean_f, mean_ref, noise) >= cfg.unexplained_sigma))
         judged += enough
         odd_discs += enough & odd
         coloured |= enough & side
@@ -680,15 +780,15 @@ def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int
     return out
 
 
-def _disc_votes(labels: np.ndarray, camouflage: np.ndarray, code: int
-                ) -> tuple[np.ndarray, np.ndarray]:
+def _disc_votes(labels: np.ndarray, camouflage: np.ndarray, code: int,
+                least: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Share of a disc's samples (labels (64, K)) showing side ``code``, among those that
     can tell it (not camouflaged (64, K), not unlike everything), and whether the disc is
-    mute for that side (fewer than half its samples can tell)."""
+    mute for that side (fewer than ``least`` of its samples can tell; default half)."""
     speaking = ~camouflage & (labels >= 0)
     n = speaking.sum(axis=1)
     share = ((labels == code) & speaking).sum(axis=1) / np.maximum(n, 1)
-    return share, n * 2 < labels.shape[1]
+    return share, n < (least if least is not None else (labels.shape[1] + 1) // 2)
 
 
 def _port_scores(loglik: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -777,8 +877,8 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
 
 
 def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
-                layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
+                shaded: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
     cfg = CLASSIFY
@@ -794,8 +894,15 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                             camouflage[:, layout.foot, code - 1], code)
         shares.append((top_share, foot_share))
         mutes.append((top_mute, foot_mute))
+    # Both discs together, where neither has enough samples that can tell on its own.
+    both_discs = np.r_[layout.top, layout.foot]
+    pooled = [_disc_votes(labels[:, both_discs], camouflage[:, both_discs, code - 1], code,
+                          cfg.pole_least_speaking) for code in (1, 2)]
     total = [np.where(tm, 0, t) + np.where(fm, 0, f) for (t, f), (tm, fm) in zip(
         shares, mutes, strict=True)]
+    for code in (0, 1):  # no disc speaks for either side: the pooled shares decide
+        total[code] = np.where((total[0] == 0) & (total[1] == 0) & ~pooled[code][1],
+                               pooled[code][0], total[code])
     top_label = np.where(total[1] > total[0], 2, 1)
     pick = top_label - 1
     rows = np.arange(64)
@@ -815,17 +922,29 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     foot_camo = np.take_along_axis(cannot[:, layout.foot],
                                    (top_label[:, None, None] - 1).repeat(foot_ll.shape[1], 1),
                                    axis=2)[..., 0]
-    foot_bare = np.where(foot_camo, 0.0, foot_ll[..., 0] - side_ll).sum(axis=1)
+    # Only a footprint sample that looks as the bare mat did can deny: one that changed,
+    # or turned darker (the Pole's shaded side, its shadow), is no sure bare mat.
+    deny = foot_ll[..., 0] >= -0.5 * cfg.piece_changes ** 2
+    if shaded is not None:
+        deny &= ~shaded[:, layout.foot]
+    foot_bare = np.where(foot_camo | ~deny, 0.0, foot_ll[..., 0] - side_ll).sum(axis=1)
     both = (~top_mute & ~foot_mute & (top_share >= cfg.foot_share)
             & (foot_share >= cfg.foot_share) & ((top_share + foot_share) / 2 >= cfg.pole_share))
     top_alone = (~top_mute & ~explained & (top_share >= cfg.pole_share)
                  & (foot_bare < cfg.foot_veto))
     foot_alone = top_mute & ~foot_mute & (foot_share >= cfg.pole_share)
-    standing = both | top_alone | foot_alone
-    seen = np.where(top_mute, foot_share, np.where(foot_mute, top_share,
-                                                   np.minimum(top_share, foot_share)))
+    pool_share = np.stack([p[0] for p in pooled])[pick, rows]
+    pool_mute = np.stack([p[1] for p in pooled])[pick, rows]
+    neither = top_mute & foot_mute
+    pool_alone = neither & ~pool_mute & (pool_share >= cfg.pole_share) & (
+        foot_bare < cfg.foot_veto)
+    standing = both | top_alone | foot_alone | pool_alone
+    seen = np.where(neither, pool_share,
+                    np.where(top_mute, foot_share, np.where(foot_mute, top_share,
+                                                            np.minimum(top_share, foot_share))))
     conf_pole = np.where(standing, seen,
-                         np.where(top_mute & foot_mute, 0.0,  # nothing can tell
+                         np.where(neither, np.where(pool_mute, 0.0,  # nothing can tell
+                                                    1.0 - pool_share),
                                   1.0 - np.maximum(np.where(top_mute, 0, top_share),
                                                    np.where(foot_mute, 0, foot_share))))
     return standing, top_label, conf_pole
@@ -834,12 +953,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
 def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                layout: SampleLayout,
                diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]],
-               side_like: np.ndarray | None = None) -> list[SpaceReading]:
+               side_like: np.ndarray | None = None, shaded: np.ndarray | None = None
+               ) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
     (:func:`teleport_diagonals`); ``side_like`` (64, S, 2): where the bare mat looks like a
-    side's colour (:func:`bare_side_like`)."""
+    side's colour (:func:`bare_side_like`); ``shaded`` (64, S): samples darker than the bare
+    mat was there (:func:`shaded_samples`)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -852,7 +973,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     # ... and a Pole read standing may be what they saw
-    first = _read_poles(labels, loglik, camouflage, layout, best, side_like)
+    first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -865,7 +986,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
     standing, top_label, conf_pole = (
         first if np.array_equal(order[:, 0], best)
-        else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like))
+        else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

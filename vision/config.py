@@ -64,6 +64,9 @@ class ClassifyConfig:
     wall_sample_heights: tuple[float, ...] = (0.12, 0.45, 0.8)  # of the wall's height
     wall_surface: float = 0.008  # spaces inside a wall's face its surface samples sit
     wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
+    # of its clearance a wall candidate is worth where the mat behind it is printed in a
+    # side's colour (classify.wall_camouflage): a wall there cannot be told from the print
+    camouflaged_worth: float = 0.25
     wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
     blur_px: float = 1.5  # pixels of clearance at which a sample is fully trusted (blur, JPEG)
     min_weight: float = 0.05  # however near another piece a sample's view passes
@@ -91,9 +94,13 @@ class ClassifyConfig:
     changed_sigma: float = 4.0  # bare_mat_distance beyond which a look is another print
     unlearned_share: float = 0.25  # of a pad's samples in view unlike plain mat or its ink
     piece_changes: float = 2.5  # bare_mat_distance a piece makes at least (see sample_evidence)
+    # bare_mat_distance of a Pole disc's mean (classify.disc_change) that a piece makes: its
+    # samples then need not each have changed that much
+    disc_changes: float = 2.5
     empty_weights: tuple[float, float, float] = (1.0, 4.0, 4.0)  # feature weights vs empty
     empty_distance: float = 0.5  # a sample this far from the empty look is not the mat
     unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained
+    unexplained_sigma: float = 3.0  # bare_mat_distance of a disc's mean: no bare mat there
     chroma_lightness: float = 0.3  # lightness below which chromaticity counts less (noise)
     piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece
     loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
@@ -109,6 +116,9 @@ class ClassifyConfig:
     ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
+    # samples of top and footprint together that must be able to tell, where neither disc
+    # has half its own (the rest look as the bare mat and the side's colour alike)
+    pole_least_speaking: int = 4
     foot_veto: float = 5.0  # log-likelihood: a footprint this sure of bare mat denies a Pole
 
 

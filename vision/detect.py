@@ -13,12 +13,15 @@ from vision.classify import (
     PieceGeometry,
     SampleLayout,
     bare_side_like,
+    disc_change,
     image_samples,
     position_json,
+    quiet_discs,
     read_board,
     read_colour,
     sample_evidence,
     sample_layout,
+    shaded_samples,
     teleport_diagonals,
     unexplained_spaces,
 )
@@ -59,6 +62,9 @@ class Detector:
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     noise: float = 1.0  # the camera's noise against the empty look's (classify.camera_noise)
+    # (64, 4, C) where wall candidates see print of a side's colour (classify.wall_camouflage):
+    # the calibration's wall samples were chosen with it, and the empty look read there
+    camouflage: np.ndarray | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use and where it is like each side's colour (kept: it is constant)
@@ -87,12 +93,16 @@ class Detector:
         in the image: a still camera's estimates must not jitter from frame to frame."""
         if (self._layout is None or np.abs(self._layout[0] - fix.corners).max()
                 > CLASSIFY.replan_px):
-            cam = camera_model(fix.homography, self.width, self.height, self.K)
-            self._layout = (fix.corners, sample_layout(cam, self.geometry), cam.K)
             # A bumped camera sees other bits of mat at each sample: forget the empty look
-            # until it is back where it was calibrated.
+            # until it is back where it was calibrated. Back home, the samples are planned
+            # from the calibration's own fix: the empty look was read at exactly those.
             home = np.abs(self.fix.corners - fix.corners).max() <= CLASSIFY.replan_px
             self._empty_now = self.empty if home else None
+            cam = camera_model((self.fix if home else fix).homography, self.width,
+                               self.height, self.K)
+            layout = sample_layout(cam, self.geometry,
+                                   camouflaged=self.camouflage if home else None)
+            self._layout = (fix.corners, layout, cam.K)
         _, layout, K = self._layout
         cam = camera_model(fix.homography, self.width, self.height, K)
         return cam, layout, image_samples(layout, cam)
@@ -115,7 +125,7 @@ class Detector:
         cam, layout, uv = self.camera(fix)
         feat = read_colour(image, uv)
         # A hand: spaces no piece and no bare mat explains, or a blob of foreign colour.
-        if unexplained_spaces(feat, self.colours, self._empty_now, layout).any() or (
+        if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise).any() or (
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
@@ -124,11 +134,23 @@ class Detector:
                                             or self._side_like[0] is not self._empty_now):
             self._side_like = (self._empty_now, bare_side_like(self._empty_now, self.colours))
         side_like = None if self._empty_now is None else self._side_like[1]
+        change = changed = shaded = None
+        if self._empty_now is not None:
+            change = disc_change(feat, self._empty_now, layout, self.noise)
+            # A Pole changes both its discs: one that moved as a whole speaks for the other.
+            moved = np.nan_to_num(change[:, [layout.top.start, layout.foot.start]], nan=0.0)
+            changed = np.zeros(change.shape, bool)
+            whole = moved.max(axis=1) >= CLASSIFY.disc_changes
+            changed[:, layout.top] = changed[:, layout.foot] = whole[:, None]
+            shaded = shaded_samples(feat, self._empty_now, self.noise)
         labels, loglik, camouflage = sample_evidence(feat, self.colours, self._empty_now,
                                                      self.inks, layout.ink, side_like,
-                                                     self.noise)
+                                                     self.noise, changed)
+        if side_like is not None and change is not None:
+            camouflage |= quiet_discs(self._empty_now, side_like, layout, change, shaded)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
-                                                                 self.geometry))
+                                                                 self.geometry),
+                              side_like, shaded)
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)

@@ -12,6 +12,7 @@ import pytest
 from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
+from tests.vision.helpers import assert_reads_exactly
 from vision.classify import (
     _CONFIG_STATES,
     _CONFIGS,
@@ -145,10 +146,7 @@ def test_ports_side_by_side_on_a_dark_print(dark_pads: Profile, seed: int) -> No
                           {"square": "e4", "side": "south", "corner": "sw"},
                           {"square": "f6", "side": "north", "corner": "ne"},
                           {"square": "c6", "side": "north", "corner": "nw"}]}
-    truth = Position.from_json({**position, "to_move": "south"})
-    frame = render(position, SCENE.with_(seed=SCENE.seed * 1000 + seed)).image
-    seen = Position.from_json(dark_pads.detector().detect(frame).position)
-    assert seen.poles == truth.poles and seen.ports == truth.ports
+    assert_reads_exactly(dark_pads, SCENE, position, seed)
 
 
 def test_a_profile_with_a_bad_noise_figure_is_refused(dark_pads: Profile) -> None:

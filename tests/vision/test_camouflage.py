@@ -1,0 +1,219 @@
+"""Pieces the colour of the mat's printing (issue 16: "pieces the same colour as the mat's
+printing"): wall samples chosen where the bare mat differs from the pieces, Pole discs judged
+as a whole where single samples drown in noise, a Pole's own shade no proof of bare mat, and
+a hand still told from a noisy camera's bare mat."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from calibration.errors import CalibrationError
+from calibration.profile import Profile, calibrate
+from companion.rules.teleporters import Position
+from tests.vision.helpers import assert_reads_exactly, blank_evidence
+from vision.classify import (
+    EDGES,
+    WALL_SAMPLES,
+    ColourModel,
+    PieceGeometry,
+    _edge_targets,
+    _read_poles,
+    _wall_candidates,
+    bare_mat_distance,
+    disc_change,
+    quiet_discs,
+    sample_layout,
+    shaded_samples,
+    unexplained_spaces,
+    wall_candidate_count,
+)
+from vision.config import CLASSIFY
+from vision.geometry import camera_model
+from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
+from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
+
+EMPTY = {"poles": {}, "ports": []}
+RED, BLUE = (40, 40, 200), (190, 110, 30)
+
+# Our own kind of print (Portpad stripes along the walls' edges, Telepad discs) in exactly the
+# pieces' colours, on a dark cloth, in dim light: a Port's wall stands on a stripe of its own
+# colour, a Pole on a disc of its own colour.
+STRIPES = MatModel(
+    print=MatPrint(quadrant=QuadrantMark.DOTS, telepad=TelepadMark.DISC,
+                   portpad=PortpadMark.STRIPES),
+    colours=MatColours(base=(40, 40, 40), line=(150, 150, 150), centre=(60, 60, 60),
+                       trapezoid=(50, 50, 50), border=(40, 40, 40),
+                       side={"south": RED, "north": BLUE}),
+    border=0.0, line_width=0.03)
+SCENE = Scene(pose=CameraPose(tilt_deg=20, azimuth_deg=30), lighting=Lighting(brightness=0.55),
+              sensor=Sensor(noise=1, blur=0.4, jpeg_quality=95),
+              style=PieceStyle(colours={"south": RED, "north": BLUE}, gloss=0.3),
+              mat=STRIPES, table="wood", seed=17)
+
+
+def sq(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+@pytest.fixture(scope="module")
+def striped() -> Profile:
+    empty = render(EMPTY, SCENE.with_(seed=SCENE.seed * 1000 + 999)).image
+    return calibrate(render(Position.start().to_json(), SCENE).image, empty=empty)
+
+
+def test_walls_on_stripes_of_their_own_colour_calibrate(striped: Profile) -> None:
+    """Issue 16: with the empty mat, the start position is read back (calibration refuses
+    otherwise), and the wall candidates that see only print of a side's colour are known."""
+    assert striped.camouflage is not None
+    assert striped.camouflage.shape == (64, 4, wall_candidate_count())
+    # The stripes lie on the Portpads' walls' edges: b2's south and west edges among them.
+    assert striped.camouflage[sq("b2"), EDGES.index("s")].any()
+    assert not striped.camouflage[sq("e5")].any()  # a plain space in the middle
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ports_and_poles_on_print_of_their_own_colour_are_read(striped: Profile,
+                                                               seed: int) -> None:
+    """Ports standing on their own Portpads' stripes and elsewhere, Poles on Telepad discs of
+    their own colour and on empty Telepads' neighbours: read exactly, no phantom Pole on an
+    empty disc, no phantom Port on an empty stripe."""
+    position = {"poles": {"d1": "south", "e8": "north", "d4": "south"},
+                "ports": [{"square": "b2", "side": "south", "corner": "sw"},
+                          {"square": "g2", "side": "south", "corner": "se"},
+                          {"square": "c6", "side": "north", "corner": "nw"},
+                          {"square": "e4", "side": "north", "corner": "ne"}]}
+    assert_reads_exactly(striped, SCENE, position, seed)
+
+
+def test_the_wall_camouflage_round_trips_and_a_damaged_one_is_refused(striped: Profile
+                                                                      ) -> None:
+    again = Profile.from_json(json.loads(json.dumps(striped.to_json())))
+    assert again.camouflage is not None
+    assert np.array_equal(again.camouflage, striped.camouflage)
+    doc = striped.to_json()
+    doc["wall_camouflage"] = {**doc["wall_camouflage"], "shape": [64, 4, 3]}
+    with pytest.raises(CalibrationError, match="wall_camouflage"):
+        Profile.from_json(doc)
+    doc = striped.to_json()
+    doc["wall_camouflage"] = {**doc["wall_camouflage"], "hex": "ff"}
+    with pytest.raises(CalibrationError, match="wall_camouflage"):
+        Profile.from_json(doc)
+
+
+def test_wall_samples_move_off_print_of_a_sides_colour() -> None:
+    """Where an edge's clearest candidates all see print of a side's colour, the samples
+    go to the candidates that see other mat, if any has a clear view."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=30, azimuth_deg=0), seed=1))
+    cam = camera_model(frame.homography, 1280, 720)
+    plain = sample_layout(cam)
+    n = wall_candidate_count()
+    mask = np.zeros((64, 4, n), bool)
+    q, e = sq("d4"), EDGES.index("n")
+    cols = slice(plain.wall.start + e * WALL_SAMPLES, plain.wall.start + (e + 1) * WALL_SAMPLES)
+    chosen = {tuple(np.round(p, 6)) for p in plain.points[q, cols]}
+    mask[q, e] = True  # every candidate camouflaged but the ones not chosen before
+    targets = _edge_targets("n", *_wall_candidates(PieceGeometry()))[q]
+    for j, t in enumerate(targets):
+        if tuple(np.round(t[:2], 6)) not in chosen:
+            mask[q, e, j] = False
+    moved = sample_layout(cam, camouflaged=mask)
+    again = {tuple(np.round(p, 6)) for p in moved.points[q, cols]}
+    assert again.isdisjoint(chosen)
+    # Every other space and edge keeps its samples.
+    other = np.ones(64, bool)
+    other[q] = False
+    assert np.array_equal(moved.points[other], plain.points[other])
+
+
+def test_a_disc_is_judged_as_a_whole() -> None:
+    """Noise strays single samples of a saturated print; the disc's mean stays. A disc whose
+    every sample moved together (a Pole's top, lighter than the print) changed."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=20), seed=1))
+    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
+    rng = np.random.default_rng(3)
+    s = layout.points.shape[1]
+    empty = np.tile(np.array([0.35, 1.5, 0.0], np.float32), (64, s, 1))
+    noisy = empty + rng.normal(0, 1, empty.shape).astype(np.float32) * [0.0, 0.03, 0.03]
+    lighter = empty * np.array([1.3, 1.0, 1.0], np.float32)
+    still = disc_change(noisy, empty, layout)
+    moved = disc_change(lighter, empty, layout)
+    top, foot = layout.top.start, layout.foot.start
+    assert np.nanmax(still[:, [top, foot]]) < CLASSIFY.unchanged_sigma
+    assert (bare_mat_distance(noisy, empty)[:, layout.top] > CLASSIFY.unchanged_sigma).any()
+    assert np.all(moved[:, top] > still[:, top])
+    assert np.isnan(still[:, layout.wall]).all()
+    side_like = np.zeros((64, s, 2), bool)
+    side_like[..., 0] = True  # the bare mat is printed in south's colour everywhere
+    quiet = quiet_discs(empty, side_like, layout, still, shaded_samples(noisy, empty))
+    assert quiet[:, layout.top, 0].all() and not quiet[..., 1].any()
+    # A disc with a sample in the Pole's shade is not quiet, however its mean looks.
+    shade = noisy.copy()
+    shade[sq("c1"), layout.foot.start, 0] *= 0.5
+    quiet = quiet_discs(empty, side_like, layout, disc_change(shade, empty, layout),
+                        shaded_samples(shade, empty))
+    assert not quiet[sq("c1"), layout.foot].any()
+    assert shaded_samples(shade, empty)[sq("c1"), layout.foot.start]
+
+
+def test_a_poles_own_shade_cannot_deny_it() -> None:
+    """A top read plainly in a side's colour, a footprint whose samples look like the bare
+    mat in shade: the Pole stands. The same footprint unshaded denies it."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=20), seed=1))
+    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
+    s = layout.points.shape[1]
+    q = sq("e4")
+    labels, loglik, camouflage = blank_evidence(layout)
+    labels[q, layout.top] = 1
+    loglik[q, layout.top] = (-30.0, -0.5, -30.0)
+    labels[q, layout.foot] = 0
+    loglik[q, layout.foot] = (-1.0, -8.0, -30.0)  # bare mat at under 1.5 sigma, side unlike
+    best = np.zeros(64, int)
+    standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best)
+    assert not standing[q]
+    shaded = np.zeros((64, s), bool)
+    shaded[q, layout.foot] = True
+    standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best, None, shaded)
+    assert standing[q] and label[q] == 1
+    assert not standing[np.arange(64) != q].any()
+
+
+def test_poles_read_from_both_discs_together() -> None:
+    """Where too few samples of either disc can tell on their own (the rest fit the print
+    and the Pole alike), those that can, taken together, decide."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=20), seed=1))
+    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
+    s = layout.points.shape[1]
+    q = sq("c8")
+    labels, loglik, camouflage = blank_evidence(layout)
+    top, foot = np.arange(s)[layout.top], np.arange(s)[layout.foot]
+    camouflage[q, top[:4], 1] = camouflage[q, foot[:4], 1] = True
+    labels[q, top[4:]] = labels[q, foot[4:]] = 2  # three of seven each: north
+    loglik[q, np.r_[top[4:], foot[4:]]] = (-8.0, -30.0, -0.5)
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, np.zeros(64, int))
+    assert standing[q] and label[q] == 2 and conf[q] == 1.0
+    assert not standing[np.arange(64) != q].any()
+    # With only two that can tell in all, they are too few: no Pole is seen.
+    camouflage[q, top[4:6], 1] = camouflage[q, foot[4:], 1] = True
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, np.zeros(64, int))
+    assert not standing[q]
+
+
+def test_a_hand_is_unexplained_even_to_a_noisy_camera() -> None:
+    """A fingertip over one space makes its discs four times lighter and skin-coloured:
+    however noisy the camera (its bare-mat allowances widened), that is no bare mat."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=20), seed=1))
+    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
+    s = layout.points.shape[1]
+    rng = np.random.default_rng(5)
+    colours = {"south": ColourModel.learn(rng.normal([0.45, 1.3, 0.0], 0.03, (80, 3))),
+               "north": ColourModel.learn(rng.normal([0.45, -1.0, 0.5], 0.03, (80, 3)))}
+    empty = np.tile(np.array([0.13, -0.15, 0.1], np.float32), (64, s, 1))
+    feat = empty.copy()
+    q = sq("d8")
+    feat[q, layout.top] = feat[q, layout.foot] = (0.55, 0.15, -0.2)
+    for noise in (1.0, 2.0):
+        out = unexplained_spaces(feat, colours, empty, layout, noise)
+        assert out[q] and out.sum() == 1, noise
