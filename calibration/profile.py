@@ -38,7 +38,7 @@ from vision.classify import (
     wall_candidate_count,
 )
 from vision.config import CLASSIFY
-from vision.detect import Detector
+from vision.detect import Detection, Detector
 from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate
 from vision.geometry import CameraModel, camera_model
@@ -77,6 +77,9 @@ class Profile:
     # (64, 4, C) bool: wall candidates whose view meets print of a side's colour in the empty
     # photo (classify.wall_camouflage); the wall samples were chosen round them
     camouflage: np.ndarray | None = None
+    # start spaces calibration read unsure, not as the start (see _check_start): the
+    # referee will ask to look again there
+    start_unsure: tuple[str, ...] = ()
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
@@ -111,6 +114,7 @@ class Profile:
             "grid_polarity": self.grid_polarity,
             "noise": self.noise,
             "wall_camouflage": _bits_json(self.camouflage),
+            "start_unsure": list(self.start_unsure),
         }
 
     def save(self, path: str | Path) -> None:
@@ -157,6 +161,7 @@ class Profile:
                 grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
                 noise=_noise(doc.get("noise", 1.0)),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
+                start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -172,6 +177,13 @@ class Profile:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"profile {path} is not valid JSON: {exc}") from None
         return cls.from_json(doc)
+
+
+def unsure_note(profile: Profile) -> str:
+    """The line telling the user which start spaces calibration could only read unsure."""
+    return (f"note: {', '.join(profile.start_unsure)} could not be read for sure in the start "
+            "photo (a piece lit just like a pad printed in its colour?); the referee will ask "
+            "to look again there. More light from one side, or a steeper camera, helps.")
 
 
 def _bits_json(bits: np.ndarray | None) -> dict[str, Any] | None:
@@ -306,8 +318,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look = bare_look  # the bare mat at every sample point
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])
-        palette = Palette.learn(image, fix.homography).union(
-            Palette.learn(empty, fix.homography))
+        palette = Palette.learn(image, fix.homography, noise).union(
+            Palette.learn(empty, fix.homography, noise))
         inks = None
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
@@ -329,9 +341,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       camouflage=camouflage)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)
-    seen = detector.detect(raw, track=False).position
-    _check_start(seen, empty is not None)
-    return profile
+    unsure = _check_start(detector.detect(raw, track=False), empty is not None)
+    return replace(profile, start_unsure=unsure)
 
 
 def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:
@@ -473,20 +484,31 @@ def _learn_inks(image: np.ndarray, cam: CameraModel, start: Solids,
     return inks
 
 
-def _check_start(seen: dict[str, Any], with_empty: bool) -> None:
+def _check_start(found: Detection, with_empty: bool) -> tuple[str, ...]:
+    """Insist that ``found`` (the start photo read back) is the start position. With an
+    empty-mat photo, a few spaces read unsure (a piece lit just like a pad printed in its
+    colour) are let through and returned, to be named: every other space was read sure."""
+    seen = found.position
+    if seen is None:
+        raise CalibrationError("something covers the mat in the start photo (a hand?): "
+                               "take it again with nothing over the mat")
     want_poles = {n: side for side, names in START_POLES.items() for n in names}
     want_ports = {(n, side, corner) for n, (side, corner) in START_PORTS.items()}
     got_ports = {(p["square"], p["side"], p["corner"]) for p in seen["ports"]}
     wrong = sorted(set(want_poles.items()) ^ set(seen["poles"].items()))
     wrong_ports = sorted(want_ports ^ got_ports)
-    if wrong or wrong_ports:
-        where = sorted({w[0] for w in wrong} | {p[0] for p in wrong_ports})
+    where = sorted({w[0] for w in wrong} | {p[0] for p in wrong_ports})
+    if with_empty and len(where) <= CLASSIFY.start_unsure_max and all(
+            found.confidence[_sq(n)] < CLASSIFY.unsure_below for n in where):
+        return tuple(where)
+    if where:
         hint = "" if with_empty else (
             "; if the position is right, the mat's print is what misleads: add a photo of the "
             "empty mat from the same camera (--empty)")
         raise CalibrationError("the image does not show the start position (set up the Poles "
                                "on the central Telepads and the Ports on their Portpads); "
                                f"spaces that differ: {', '.join(where)}{hint}")
+    return ()
 
 
 def with_intrinsics(profile: Profile, intrinsics: CameraIntrinsics) -> Profile:

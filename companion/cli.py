@@ -459,7 +459,7 @@ def _check_empty_size(empty: np.ndarray, name: str, image: np.ndarray, what: str
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from calibration.intrinsics import CameraIntrinsics
-    from calibration.profile import calibrate
+    from calibration.profile import calibrate, unsure_note
     from vision.errors import VisionError
 
     if args.image is None and args.camera is None:
@@ -501,6 +501,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: mat found, south at the {args.south_at}, colours learned"
           + ("" if empty is None else ", the empty mat learned from its photo")
           + ("" if lens is None else ", frames undistorted with the lens calibration"))
+    if profile.start_unsure:
+        print(unsure_note(profile), file=sys.stderr)
     return EXIT_OK
 
 

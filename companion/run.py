@@ -97,7 +97,7 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
     same camera (read from ``empty_path``, named in messages). Raises
     :class:`RunError`."""
     from calibration.errors import CalibrationError
-    from calibration.profile import calibrate
+    from calibration.profile import calibrate, unsure_note
 
     last: np.ndarray | None = None
     still_since: float | None = None
@@ -126,13 +126,17 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
         if item.t - still_since + 1e-9 < CALIBRATE_STILL_S:
             continue
         try:
-            return calibrate(item.image, south_at, empty=empty), item.t
+            profile = calibrate(item.image, south_at, empty=empty)
         except (CalibrationError, VisionError) as exc:
             tried.append(f"t={item.t:.1f}s: {exc}")
             if len(tried) >= CALIBRATE_TRIES:
                 break
             still_since = None  # wait for the next still stretch
             last = None
+            continue
+        if profile.start_unsure:
+            print(unsure_note(profile), file=sys.stderr)
+        return profile, item.t
     if not tried:
         raise RunError(f"{source.name}: no still frame in the first "
                              f"{CALIBRATE_WITHIN_S:g} s to calibrate the mat from; give "

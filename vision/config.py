@@ -120,6 +120,10 @@ class ClassifyConfig:
     # has half its own (the rest look as the bare mat and the side's colour alike)
     pole_least_speaking: int = 4
     foot_veto: float = 5.0  # log-likelihood: a footprint this sure of bare mat denies a Pole
+    unsure_below: float = 0.5  # a space read less sure is unsure (the referee's default)
+    # start spaces calibration with an empty-mat photo lets through read unsure (a piece
+    # lit just like a pad printed in its colour); more, or one read sure, is a wrong set-up
+    start_unsure_max: int = 2
 
 
 CLASSIFY = ClassifyConfig()

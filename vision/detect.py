@@ -71,6 +71,7 @@ class Detector:
     _side_like: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
+    _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
 
     def __post_init__(self) -> None:
         self._tracker = MatTracker(self.fix)
@@ -118,6 +119,7 @@ class Detector:
         the mat's fix in it: the cheap half of :meth:`detect`."""
         if self.undistort is not None:  # a lens calibration: work on the undistorted frame
             image = self.undistort(image)
+        self._tracked = track
         return image, (self._tracker.update(image) if track else self.fix)
 
     def read(self, image: np.ndarray, fix: MatFix) -> Detection:
@@ -129,7 +131,10 @@ class Detector:
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
+            if self._tracked:  # a hand over the lines must not pull the mat's fix off
+                self._tracker.undo()
             return Detection(None, np.zeros(64), fix, occluded=True)
+        self._tracked = False
         if self._empty_now is not None and (self._side_like is None
                                             or self._side_like[0] is not self._empty_now):
             self._side_like = (self._empty_now, bare_side_like(self._empty_now, self.colours))

@@ -69,14 +69,19 @@ class Palette:
     known: np.ndarray  # (LEVELS * BINS * BINS,) bool
 
     @classmethod
-    def learn(cls, image: np.ndarray, homography: np.ndarray) -> Palette:
+    def learn(cls, image: np.ndarray, homography: np.ndarray, noise: float = 1.0) -> Palette:
+        """The palette of ``image`` ((H, W, 3) uint8 BGR) within the mat. Each known colour
+        is widened by ``palette_grow`` bins of chromaticity, times the camera's ``noise``
+        (:func:`vision.classify.camera_noise`) rounded up: a noisy camera scatters a
+        colour's pixels further."""
+        chroma_grow = GATE.palette_grow * int(np.ceil(noise - 1e-9))
         top = _top_down(image, homography, GATE.palette_px)
         b, dark = _bins(top)
         counts = np.bincount(b[~dark].ravel(), minlength=LEVELS * BINS * BINS)
         known = (counts >= GATE.palette_min_count).reshape(LEVELS, BINS, BINS)
         grown = known.copy()
-        for axis, reach in ((0, GATE.palette_grow_levels), (1, GATE.palette_grow),
-                            (2, GATE.palette_grow)):
+        for axis, reach in ((0, GATE.palette_grow_levels), (1, chroma_grow),
+                            (2, chroma_grow)):
             for shift in range(1, reach + 1):
                 # Shade and noise move a colour a little; np.roll must not wrap round.
                 lo = np.zeros_like(known)

@@ -403,8 +403,17 @@ class MatTracker:
         self.fix = fix
         self.refound = 0
         self._unrefined = 0  # frames since the fix was last refined
+        self._before: tuple[MatFix | None, int, int] | None = None  # for undo()
+
+    def undo(self) -> None:
+        """Forget the last update: its frame turned out to be no view of the mat to follow
+        (a hand hid lines, and a fit to what was left could be pulled off)."""
+        if self._before is not None:
+            self.fix, self._unrefined, self.refound = self._before
+            self._before = None
 
     def update(self, image: np.ndarray) -> MatFix:
+        self._before = (self.fix, self._unrefined, self.refound)
         gray = _gray(image)
         if (self.fix is not None and self.fix.score > 0
                 and self._unrefined < MATFIND.track_refine_every

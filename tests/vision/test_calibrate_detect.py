@@ -15,7 +15,7 @@ from calibration.profile import CalibrationError, Profile, calibrate
 from companion.rules.teleporters import Position
 from vision.geometry import camera_model
 from vision.matfind import find_mat
-from vision.simtable import CameraPose, Scene, make_camera, render
+from vision.simtable import CameraPose, Hand, Scene, make_camera, render
 
 START = Position.start().to_json()
 SCENE = Scene(pose=CameraPose(tilt_deg=20, azimuth_deg=10), seed=11)
@@ -134,3 +134,21 @@ def test_profile_round_trips_and_rejects_bad_files(profile: Profile, tmp_path: P
         Profile.load(path)
     with pytest.raises(CalibrationError, match="cannot read"):
         Profile.load(tmp_path / "missing.json")
+
+
+def test_a_hand_frame_does_not_move_the_mats_fix(profile: Profile) -> None:
+    """A hand hides grid lines: the fix fitted to what is left can be pulled off, and a
+    sample layout planned for the empty mat's look then reads the wrong points. The frame is
+    reported occluded and the tracker keeps the fix it had (issue 16: hands never leave a
+    trace)."""
+    truth = Position.start().to_json()
+    for reach in ((2.0, 6.5), (6.0, 2.0), (4.0, 4.0)):
+        # A fresh detector fits the mat anew on its first frame: here, the hand's.
+        detector = profile.detector()
+        before = detector._tracker.fix
+        frame = render(truth, SCENE.with_(seed=6), Hand(reach=reach, from_deg=90, height=1.5))
+        assert frame.occluded
+        assert detector.detect(frame.image).occluded
+        assert detector._tracker.fix is before
+        clean = detector.detect(render(truth, SCENE.with_(seed=7)).image)
+        assert clean.position is not None and same(clean.position, truth)

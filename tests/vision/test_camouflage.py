@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from calibration.errors import CalibrationError
-from calibration.profile import Profile, calibrate
+from calibration.profile import Profile, _check_start, calibrate, unsure_note
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly, blank_evidence
 from vision.classify import (
@@ -31,6 +31,7 @@ from vision.classify import (
     wall_candidate_count,
 )
 from vision.config import CLASSIFY
+from vision.detect import Detection
 from vision.geometry import camera_model
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
 from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
@@ -217,3 +218,49 @@ def test_a_hand_is_unexplained_even_to_a_noisy_camera() -> None:
     for noise in (1.0, 2.0):
         out = unexplained_spaces(feat, colours, empty, layout, noise)
         assert out[q] and out.sum() == 1, noise
+
+
+def _start_read(missing: str, confidence: float) -> Detection:
+    """The start position read back with the Pole on ``missing`` not seen, that space read
+    with ``confidence`` and every other space sure."""
+    doc = Position.start().to_json()
+    doc["poles"] = {n: s for n, s in doc["poles"].items() if n != missing}
+    conf = np.ones(64)
+    conf[sq(missing)] = confidence
+    return Detection(doc, conf, None)  # type: ignore[arg-type]
+
+
+def test_a_start_space_read_unsure_is_named_not_refused_with_the_empty_mat() -> None:
+    """Issue 16 ("never refuse a good photo without saying what to do"): with an empty-mat
+    photo, a Home Telepad's Pole read unsure (lit just like its pad) lets calibration
+    through, and is named; read sure, it is a wrong set-up and refused. Without the empty
+    mat the photo is refused and the message names --empty."""
+    assert _check_start(_start_read("f1", 0.2), with_empty=True) == ("f1",)
+    with pytest.raises(CalibrationError, match="f1"):
+        _check_start(_start_read("f1", 0.9), with_empty=True)
+    with pytest.raises(CalibrationError, match="--empty"):
+        _check_start(_start_read("f1", 0.2), with_empty=False)
+    full = Position.start().to_json()
+    assert _check_start(Detection(full, np.ones(64), None),  # type: ignore[arg-type]
+                        with_empty=True) == ()
+    with pytest.raises(CalibrationError, match="covers the mat"):
+        _check_start(Detection(None, np.zeros(64), None, occluded=True),  # type: ignore[arg-type]
+                     with_empty=True)
+
+
+def test_too_many_unsure_start_spaces_are_refused() -> None:
+    doc = Position.start().to_json()
+    gone = ["c1", "d1", "e1"][:CLASSIFY.start_unsure_max + 1]
+    doc["poles"] = {n: s for n, s in doc["poles"].items() if n not in gone}
+    conf = np.ones(64)
+    for n in gone:
+        conf[sq(n)] = 0.1
+    with pytest.raises(CalibrationError, match="does not show the start position"):
+        _check_start(Detection(doc, conf, None), with_empty=True)  # type: ignore[arg-type]
+
+
+def test_the_unsure_start_spaces_are_kept_and_said(striped: Profile) -> None:
+    again = Profile.from_json(json.loads(json.dumps(
+        {**striped.to_json(), "start_unsure": ["f1"]})))
+    assert again.start_unsure == ("f1",)
+    assert "f1" in unsure_note(again) and "look again" in unsure_note(again)

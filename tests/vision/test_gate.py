@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position, parse_move, play
 from companion.rules.teleporters.random_play import random_midgame
-from vision.gate import GateState, StabilityGate
+from vision.gate import GateState, Palette, StabilityGate
 from vision.simtable import CameraPose, Hand, Scene, render
 from vision.sources import Frame, Shot, SimulatedSource, frames
 
@@ -96,3 +97,17 @@ def test_vision_reads_an_unchanged_frame_once_agreed(profile: Profile) -> None:
     reads = vision.reads
     assert vision.see(hand, 0.9).state is GateState.OCCLUDED
     assert vision.reads == reads + 1
+
+
+def test_a_noisy_camera_widens_the_palette_not_a_quiet_one() -> None:
+    """A noisy camera scatters a colour's pixels over more chromaticity bins: its palette
+    grows as far (``palette_grow`` times the noise, rounded up), so a glossy wall top seen
+    through noise is no hand. A quiet camera's palette stays as it was."""
+    rng = np.random.default_rng(4)
+    image = np.clip(rng.normal((60, 120, 40), 2, (256, 256, 3)), 0, 255).astype(np.uint8)
+    H = np.array([[32.0, 0, 0], [0, -32.0, 256.0], [0, 0, 1]])  # mat (x, y) -> image px
+    quiet = Palette.learn(image, H)
+    assert np.array_equal(quiet.known, Palette.learn(image, H, 1.0).known)
+    noisy = Palette.learn(image, H, 2.0)
+    assert noisy.known.sum() > quiet.known.sum()
+    assert (noisy.known | quiet.known).sum() == noisy.known.sum()  # only more, never fewer

@@ -62,8 +62,13 @@ from companion.app import run_app
 from companion.app.scripted import ScriptedSession
 
 session = ScriptedSession()
-def close(_dt):  # a player closing the window, once the app shows the board
+waited = [0.0]
+def close(dt):  # a player closing the window, once the app shows the board
     app = App.get_running_app()
+    waited[0] += dt
+    if app.root.board.cell <= 0 and waited[0] < 20.0:  # a loaded machine draws late
+        Clock.schedule_once(close, 0.2)
+        return
     print("board drawn:", app.root.board.cell > 0, "title:", app.title)
     app.stop()
 Clock.schedule_once(close, 1.0)
