@@ -554,42 +554,58 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
 
 def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
                 noise: float = 1.0) -> np.ndarray:
-    """(64, S) float32: for the top and footprint samples, how unlike the bare look their
+    """(64, 2) float32, [top, footprint] disc of every space: how unlike the bare look the
     disc is as a whole (:func:`bare_mat_distance` of the disc's mean feature from the mean
-    bare look, features (64, S, 3) against ``empty`` (64, S, 3), NaN unknown); NaN for the
-    other samples. One sample may stray by noise (a saturated print's small channel is
-    noisy); a disc's mean strays much less, and a piece moves it as a whole."""
-    out = np.full(feat.shape[:2], np.nan, np.float32)
-    discs = (layout.top, layout.foot)
-    f = np.stack([feat[:, d] for d in discs], axis=1)  # (64, 2, K, 3)
-    ref = np.stack([empty[:, d] for d in discs], axis=1)
+    bare look, features (64, S, 3) against ``empty`` (64, S, 3), NaN unknown); NaN where
+    no sample of the disc saw the bare mat. One sample may stray by noise (a saturated
+    print's small channel is noisy); a disc's mean strays much less, and a piece moves it as
+    a whole."""
+    f = np.stack([feat[:, layout.top], feat[:, layout.foot]], axis=1)  # (64, 2, K, 3)
+    ref = np.stack([empty[:, layout.top], empty[:, layout.foot]], axis=1)
     known = ~np.isnan(ref[..., :1])
     n = known.sum(axis=2)
     mean_f = np.where(known, f, 0.0).sum(axis=2) / np.maximum(n, 1)
     mean_r = np.where(known, ref, 0.0).sum(axis=2) / np.maximum(n, 1)
-    d = np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise), np.nan)
-    for i, disc in enumerate(discs):
-        out[:, disc] = d[:, i, None]
+    return np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise),
+                    np.nan).astype(np.float32)
+
+
+def moved_discs(change: np.ndarray, layout: SampleLayout) -> np.ndarray:
+    """(64, S) bool: the top and footprint samples of every space one of whose discs moved
+    as a whole (``change`` (64, 2), :func:`disc_change`) as a piece moves it: a Pole changes
+    both its discs, so one that moved speaks for the other."""
+    whole = np.nan_to_num(change, nan=0.0).max(axis=1) >= CLASSIFY.disc_changes
+    out = np.zeros((64, layout.points.shape[1]), bool)
+    out[:, layout.top] = out[:, layout.foot] = whole[:, None]
     return out
 
 
-def quiet_discs(empty: np.ndarray, side_like: np.ndarray, layout: SampleLayout,
-                change: np.ndarray, shaded: np.ndarray) -> np.ndarray:
-    """(64, S, 2) bool: the top and footprint samples of every disc that, taken together
-    (``change``, :func:`disc_change`), look as the bare mat did there, where that bare mat
-    is mostly printed in a side's colour (``side_like`` (64, S, 2), :func:`bare_side_like`
-    of ``empty`` (64, S, 3)): such a disc says nothing of a Pole of that side, whatever its
-    samples' labels. A disc with a sample in shade (``shaded`` (64, S),
-    :func:`shaded_samples`) is not quiet: a mean of a Pole's lit and shaded sides can pass
-    for the print."""
-    out = np.zeros((*empty.shape[:2], 2), bool)
-    for disc in (layout.top, layout.foot):
+def printed_discs(empty: np.ndarray, side_like: np.ndarray, layout: SampleLayout
+                  ) -> np.ndarray:
+    """(64, 2, 2) bool, [top, footprint] x [south, north]: discs whose bare look (``empty``
+    (64, S, 3)) is mostly like a side's colour (``side_like`` (64, S, 2),
+    :func:`bare_side_like`). Constant for a calibration: kept from frame to frame."""
+    out = np.zeros((64, 2, 2), bool)
+    for i, disc in enumerate((layout.top, layout.foot)):
         known = ~np.isnan(empty[:, disc, 0])
         n = np.maximum(known.sum(axis=1), 1)[:, None]
-        still = (np.nan_to_num(change[:, disc.start], nan=np.inf) < CLASSIFY.unchanged_sigma
+        out[:, i] = (side_like[:, disc] & known[..., None]).sum(axis=1) * 2 >= n
+    return out
+
+
+def quiet_discs(change: np.ndarray, printed: np.ndarray, shaded: np.ndarray,
+                layout: SampleLayout) -> np.ndarray:
+    """(64, S, 2) bool: the top and footprint samples of every disc that, taken together
+    (``change`` (64, 2), :func:`disc_change`), look as the bare mat did there, where that
+    bare mat is mostly printed in a side's colour (``printed``, :func:`printed_discs`): such
+    a disc says nothing of a Pole of that side, whatever its samples' labels. A disc with a
+    sample in shade (``shaded`` (64, S), :func:`shaded_samples`) is not quiet: a mean of a
+    Pole's lit and shaded sides can pass for the print."""
+    out = np.zeros((64, layout.points.shape[1], 2), bool)
+    for i, disc in enumerate((layout.top, layout.foot)):
+        still = (np.nan_to_num(change[:, i], nan=np.inf) < CLASSIFY.unchanged_sigma
                  ) & ~shaded[:, disc].any(axis=1)
-        printed = (side_like[:, disc] & known[..., None]).sum(axis=1) * 2 >= n  # (64, 2)
-        out[:, disc] = (still[:, None] & printed)[:, None, :]
+        out[:, disc] = (still[:, None] & printed[:, i])[:, None, :]
     return out
 
 

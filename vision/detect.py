@@ -15,7 +15,9 @@ from vision.classify import (
     bare_side_like,
     disc_change,
     image_samples,
+    moved_discs,
     position_json,
+    printed_discs,
     quiet_discs,
     read_board,
     read_colour,
@@ -67,8 +69,10 @@ class Detector:
     camouflage: np.ndarray | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
-    # the empty look in use and where it is like each side's colour (kept: it is constant)
-    _side_like: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
+    # the empty look in use, where it is like each side's colour, and which Pole discs it
+    # prints in a side's colour (kept: they are constant)
+    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(init=False,
+                                                                         default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
@@ -135,24 +139,22 @@ class Detector:
                 self._tracker.undo()
             return Detection(None, np.zeros(64), fix, occluded=True)
         self._tracked = False
-        if self._empty_now is not None and (self._side_like is None
-                                            or self._side_like[0] is not self._empty_now):
-            self._side_like = (self._empty_now, bare_side_like(self._empty_now, self.colours))
-        side_like = None if self._empty_now is None else self._side_like[1]
-        change = changed = shaded = None
-        if self._empty_now is not None:
-            change = disc_change(feat, self._empty_now, layout, self.noise)
-            # A Pole changes both its discs: one that moved as a whole speaks for the other.
-            moved = np.nan_to_num(change[:, [layout.top.start, layout.foot.start]], nan=0.0)
-            changed = np.zeros(change.shape, bool)
-            whole = moved.max(axis=1) >= CLASSIFY.disc_changes
-            changed[:, layout.top] = changed[:, layout.foot] = whole[:, None]
-            shaded = shaded_samples(feat, self._empty_now, self.noise)
-        labels, loglik, camouflage = sample_evidence(feat, self.colours, self._empty_now,
-                                                     self.inks, layout.ink, side_like,
-                                                     self.noise, changed)
-        if side_like is not None and change is not None:
-            camouflage |= quiet_discs(self._empty_now, side_like, layout, change, shaded)
+        empty = self._empty_now
+        if empty is None:
+            side_like = changed = shaded = None
+        else:
+            if self._side_like is None or self._side_like[0] is not empty:
+                like = bare_side_like(empty, self.colours)
+                self._side_like = (empty, like, printed_discs(empty, like, layout))
+            _, side_like, printed = self._side_like
+            change = disc_change(feat, empty, layout, self.noise)
+            changed = moved_discs(change, layout)
+            shaded = shaded_samples(feat, empty, self.noise)
+        labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
+                                                     layout.ink, side_like, self.noise,
+                                                     changed)
+        if empty is not None:
+            camouflage |= quiet_discs(change, printed, shaded, layout)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),

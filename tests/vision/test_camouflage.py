@@ -24,6 +24,8 @@ from vision.classify import (
     _wall_candidates,
     bare_mat_distance,
     disc_change,
+    moved_discs,
+    printed_discs,
     quiet_discs,
     sample_layout,
     shaded_samples,
@@ -141,20 +143,21 @@ def test_a_disc_is_judged_as_a_whole() -> None:
     lighter = empty * np.array([1.3, 1.0, 1.0], np.float32)
     still = disc_change(noisy, empty, layout)
     moved = disc_change(lighter, empty, layout)
-    top, foot = layout.top.start, layout.foot.start
-    assert np.nanmax(still[:, [top, foot]]) < CLASSIFY.unchanged_sigma
+    assert still.shape == (64, 2)  # [top, footprint] of every space
+    assert np.nanmax(still) < CLASSIFY.unchanged_sigma
     assert (bare_mat_distance(noisy, empty)[:, layout.top] > CLASSIFY.unchanged_sigma).any()
-    assert np.all(moved[:, top] > still[:, top])
-    assert np.isnan(still[:, layout.wall]).all()
+    assert np.all(moved[:, 0] > still[:, 0])
+    assert not moved_discs(still, layout).any()
     side_like = np.zeros((64, s, 2), bool)
     side_like[..., 0] = True  # the bare mat is printed in south's colour everywhere
-    quiet = quiet_discs(empty, side_like, layout, still, shaded_samples(noisy, empty))
+    printed = printed_discs(empty, side_like, layout)
+    quiet = quiet_discs(still, printed, shaded_samples(noisy, empty), layout)
     assert quiet[:, layout.top, 0].all() and not quiet[..., 1].any()
     # A disc with a sample in the Pole's shade is not quiet, however its mean looks.
     shade = noisy.copy()
     shade[sq("c1"), layout.foot.start, 0] *= 0.5
-    quiet = quiet_discs(empty, side_like, layout, disc_change(shade, empty, layout),
-                        shaded_samples(shade, empty))
+    quiet = quiet_discs(disc_change(shade, empty, layout), printed,
+                        shaded_samples(shade, empty), layout)
     assert not quiet[sq("c1"), layout.foot].any()
     assert shaded_samples(shade, empty)[sq("c1"), layout.foot.start]
 
