@@ -53,6 +53,7 @@ from vision.simtable import (  # noqa: E402
     Lighting,
     Scene,
     Sensor,
+    piece_set_name,
     render,
     vary_look,
 )
@@ -60,7 +61,7 @@ from vision.simtable import (  # noqa: E402
 START = Position.start().to_json()
 EMPTY: dict[str, Any] = {"poles": {}, "ports": []}
 UNSURE = 0.5  # the referee's default confidence threshold (RefereeConfig.uncertain_below)
-PRINT_KEYS = ("ground", "quadrant", "telepad", "portpad", "border", "ink", "gloss")
+PRINT_KEYS = ("pieces", "ground", "quadrant", "telepad", "portpad", "border", "ink", "gloss")
 CALIBRATE_TIMEOUT_S = 120  # the development set's own scorer allows these
 DETECT_TIMEOUT_S = 300
 SQUARES = [f"{f}{r}" for r in range(1, 9) for f in "abcdefgh"]
@@ -72,7 +73,8 @@ def print_conditions(scene: Scene) -> dict[str, str]:
     b = mat.border if mat.colours.border != mat.colours.base else 0.0
     border = "none" if b < 0.05 else "narrow" if b < 0.4 else "wide"
     same = all(tuple(mat.colours.side[s]) == tuple(style.colours[s]) for s in style.colours)
-    return {"ground": mat.ground, "quadrant": mat.print.quadrant.value,
+    return {"pieces": piece_set_name(style.colours), "ground": mat.ground,
+            "quadrant": mat.print.quadrant.value,
             "telepad": mat.print.telepad.value, "portpad": mat.print.portpad.value,
             "border": border, "ink": "piece colours" if same else "other colours",
             "gloss": "glossy" if style.gloss > 0 else "matt"}
@@ -96,7 +98,7 @@ def make_scene(rng: random.Random, i: int, prints: str = "random"
     if prints == "random":
         # The print, gloss and table come from the scene's seed, so `--prints ours` draws the
         # same cameras, lights and positions from ``rng``.
-        scene = vary_look(scene)
+        scene = vary_look(scene, pieces=True)
         cond.update(print_conditions(scene))
     return scene, "bottom", {**cond, "table": scene.table}
 

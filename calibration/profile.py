@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from vision.detect import Detection, Detector
 from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate
 from vision.geometry import CameraModel, camera_model
-from vision.mat import MatModel, parse_square
+from vision.mat import MatModel, parse_square, printed_ink
 from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
 
@@ -53,6 +54,9 @@ START_POLES = {"south": ("c1", "d1", "e1", "f1"), "north": ("c8", "d8", "e8", "f
 START_PORTS = {"b2": ("south", "sw"), "c3": ("south", "sw"), "f3": ("south", "se"),
                "g2": ("south", "se"), "b7": ("north", "nw"), "c6": ("north", "nw"),
                "f6": ("north", "ne"), "g7": ("north", "ne")}
+# (Poles, Ports) of a side in the set: all of them stand at the start, and none enter later
+SET_SIZE = (max(len(p) for p in START_POLES.values()),
+            max(sum(side == s for side, _ in START_PORTS.values()) for s in START_POLES))
 
 
 def _sq(name: str) -> int:
@@ -87,7 +91,7 @@ class Profile:
                         self.empty, self.geometry, self.palette, self.inks,
                         undistort=None if self.intrinsics is None else undistorter(
                             self.intrinsics), noise=self.noise,
-                        camouflage=self.camouflage)
+                        camouflage=self.camouflage, set_size=SET_SIZE)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -327,7 +331,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look[~_sees_mat(cam, layout, start)] = np.nan
         palette = Palette.learn(image, fix.homography)
         inks = _learn_inks(image, cam, start, colours)
-        unlearned = _unlearned_pads(layout, empty_look, inks)
+        unlearned = _unlearned_pads(image, cam, start, inks)
         if unlearned:
             raise CalibrationError(
                 "the start position hides what the mat looks like under its pieces, and the "
@@ -341,6 +345,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       camouflage=camouflage)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)
+    detector.set_size = None  # a start read with pieces too many names them (_check_start)
     unsure = _check_start(detector.detect(raw, track=False), empty is not None)
     return replace(profile, start_unsure=unsure)
 
@@ -375,27 +380,45 @@ def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:
                            "moving the camera or the mat")
 
 
-def _unlearned_pads(layout: SampleLayout, empty_look: np.ndarray,
+def _unlearned_pads(image: np.ndarray, cam: CameraModel, start: Solids,
                     inks: dict[str, ColourModel]) -> list[str]:
     """The Telepads and Portpads (the spaces the start position covers) whose bare look
-    cannot be learned from the start photo: too many of the samples left in view look
-    neither like the plain mat elsewhere nor like a side's ink where a pad is printed."""
+    cannot be learned from the start photo ((H, W, 3) uint8 BGR): too many of the points
+    left in view, on a grid over each space, look neither like the plain spaces at the same
+    place in theirs (a Quadrant pattern repeats space by space) nor like a side's ink where a
+    pad is printed. A grid, not the sample points: which points a layout samples must not
+    decide whether a mat can be calibrated."""
     mat = MatModel()
     pads = {n for side in mat.home_telepads.values() for n in side} | set(mat.portpads)
     pad_sq = sorted(_sq(n) for n in pads)
     plain_sq = [q for q in range(64) if q not in pad_sq]
-    plain = np.nanmedian(empty_look[plain_sq].reshape(-1, 3), axis=0)
+    grid = np.linspace(*CLASSIFY.pad_grid)
+    u, v = np.meshgrid(grid, grid)
+    rel = np.column_stack([u.ravel(), v.ravel()])  # (G, 2) within a space
+    origin = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]).astype(float)
+    xy = (origin[:, None] + rel).reshape(-1, 2)  # (64 * G, 2)
+    top = float(start.cylinders[:, 3].max()) + 0.05
+    seen = (_clear(cam, np.column_stack([xy, np.zeros(len(xy))]), start, top)
+            >= CALIBRATION_CLEAR).reshape(64, -1)
+    look = read_colour(image, cam.image_points(xy)[None])[0].reshape(64, len(rel), 3)
+    look = np.where(seen[..., None], look, np.nan)
+    with warnings.catch_warnings():  # a grid point no plain space shows stays unknown
+        warnings.simplefilter("ignore", RuntimeWarning)
+        plain = np.nanmedian(look[plain_sq], axis=0)  # (G, 3)
+        typical = np.nanmedian(look[plain_sq].reshape(-1, 3), axis=0)  # the plain mat's
+    ink = printed_ink(mat, xy, CLASSIFY.ink_grow).reshape(64, -1)
     out = []
     for q in pad_sq:
-        seen = ~np.isnan(empty_look[q, :, 0])
-        if seen.sum() < 4:
+        here = seen[q] & ~np.isnan(plain[:, 0])
+        if here.sum() < 4:
             continue
-        x = empty_look[q, seen]
-        ok = bare_mat_distance(x, np.broadcast_to(plain, x.shape)) < CLASSIFY.changed_sigma
+        x = look[q, here]
+        ok = bare_mat_distance(x, plain[here]) < CLASSIFY.changed_sigma
         for code, side in enumerate(SIDES, start=1):
             if side in inks:
-                printed = layout.ink[q, seen] == code
-                ok |= printed & (ink_distance(x, inks[side], plain) < CLASSIFY.explain_sigma)
+                printed = ink[q, here] == code
+                ok |= printed & (ink_distance(x, inks[side], typical)
+                                 < CLASSIFY.explain_sigma)
         if 1.0 - ok.mean() > CLASSIFY.unlearned_share:
             out.append(f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}")
     return out

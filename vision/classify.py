@@ -259,11 +259,14 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
             _clear(camera, targets, top, cyl, _without(boxes, [16 + i])),
             silhouette_margin(Rays(camera.centre, targets.reshape(-1, 3), top),
                               np.repeat(own, len(a), axis=0)).reshape(64, -1))
+        # camouflage costs a share of the clearance, and a blocked view (< 0) gets worse
         worth = score if camouflaged is None else np.where(
-            camouflaged[:, i], score * cfg.camouflaged_worth, score)
+            camouflaged[:, i], score - (1 - cfg.camouflaged_worth) * np.abs(score), score)
+        level = np.round(worth / (clear * cfg.wall_worth_step))
+        off_middle = np.abs(a - 0.5)
         for sq in range(64):
             chosen: list[int] = []
-            for j in np.argsort(-worth[sq], kind="stable"):
+            for j in np.lexsort((off_middle, -level[sq])):
                 if all(abs(a[j] - a[c]) >= cfg.wall_min_apart for c in chosen):
                     chosen.append(int(j))
                 if len(chosen) == WALL_SAMPLES:

@@ -64,6 +64,10 @@ class ClassifyConfig:
     wall_sample_heights: tuple[float, ...] = (0.12, 0.45, 0.8)  # of the wall's height
     wall_surface: float = 0.008  # spaces inside a wall's face its surface samples sit
     wall_min_apart: float = 0.15  # an edge's wall samples at least this far apart
+    # candidates whose worth differs by less than this share of wall_clear are equally good:
+    # the one nearer the edge's middle is taken (corners hold seams and neighbours' walls),
+    # so the choice cannot flip with a rounding of the mat's fix
+    wall_worth_step: float = 1e-4
     # of its clearance a wall candidate is worth where the mat behind it is printed in a
     # side's colour (classify.wall_camouflage): a wall there cannot be told from the print
     camouflaged_worth: float = 0.25
@@ -92,7 +96,8 @@ class ClassifyConfig:
     camouflage_sigma: float = 2.0  # a bare look this near a side's colour cannot tell it
     unchanged_sigma: float = 1.0  # bare_mat_distance within which a sample is unchanged
     changed_sigma: float = 4.0  # bare_mat_distance beyond which a look is another print
-    unlearned_share: float = 0.25  # of a pad's samples in view unlike plain mat or its ink
+    unlearned_share: float = 0.25  # of a pad's points in view unlike plain mat or its ink
+    pad_grid: tuple[float, float, int] = (0.14, 0.86, 9)  # a space's points, clear of its lines
     piece_changes: float = 2.5  # bare_mat_distance a piece makes at least (see sample_evidence)
     # bare_mat_distance of a Pole disc's mean (classify.disc_change) that a piece makes: its
     # samples then need not each have changed that much
@@ -142,6 +147,8 @@ class GateConfig:
     palette_grow_levels: int = 1  # levels round each known one that are known too (shade)
     check_px: int = 128  # top-down size occlusion is checked at
     occluded_fraction: float = 0.003  # a foreign blob this share of the mat: a hand
+    # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces
+    beyond_the_set: int = 2
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved

@@ -9,9 +9,11 @@ from typing import Any
 import numpy as np
 
 from vision.classify import (
+    SIDES,
     ColourModel,
     PieceGeometry,
     SampleLayout,
+    SpaceReading,
     bare_side_like,
     disc_change,
     image_samples,
@@ -67,6 +69,9 @@ class Detector:
     # (64, 4, C) where wall candidates see print of a side's colour (classify.wall_camouflage):
     # the calibration's wall samples were chosen with it, and the empty look read there
     camouflage: np.ndarray | None = None
+    # (Poles, Ports) of each side in the set (the start position's): a reading with more of
+    # a side shows something other than the set's pieces over the mat (skin like light wood)
+    set_size: tuple[int, int] | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, and which Pole discs it
@@ -135,10 +140,7 @@ class Detector:
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography)
                 >= GATE.occluded_fraction):
-            if self._tracked:  # a hand over the lines must not pull the mat's fix off
-                self._tracker.undo()
-            return Detection(None, np.zeros(64), fix, occluded=True)
-        self._tracked = False
+            return self._occluded(fix)
         empty = self._empty_now
         if empty is None:
             side_like = changed = shaded = None
@@ -159,5 +161,31 @@ class Detector:
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
                               side_like, shaded)
+        # One piece too many may be a misreading, which the referee names; more are
+        # something else over the mat, read as pieces (a hand the colour of light wood).
+        if self.set_size is not None and (beyond_the_set(readings, self.set_size)
+                                          >= GATE.beyond_the_set):
+            return self._occluded(fix)
+        self._tracked = False
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)
+
+    def _occluded(self, fix: MatFix) -> Detection:
+        if self._tracked:  # a hand over the lines must not pull the mat's fix off
+            self._tracker.undo()
+            self._tracked = False
+        return Detection(None, np.zeros(64), fix, occluded=True)
+
+
+def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) -> int:
+    """How many of the pieces ``readings`` (64, see :func:`vision.classify.read_board`) show
+    are more than the set has: Poles and Ports of each side beyond ``set_size`` (Poles,
+    Ports per side). Pieces never enter play from outside the set."""
+    poles = {side: 0 for side in SIDES}
+    ports = {side: 0 for side in SIDES}
+    for r in readings:
+        if r.pole is not None:
+            poles[r.pole] += 1
+        for _, side in r.ports:
+            ports[side] += 1
+    return sum(max(0, poles[s] - set_size[0]) + max(0, ports[s] - set_size[1]) for s in SIDES)

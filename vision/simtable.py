@@ -126,17 +126,45 @@ TABLE_COLOURS: tuple[BGR, ...] = ((70, 110, 150), (40, 70, 110), (120, 150, 175)
 GLOSS = (0.0, 0.5)  # piece gloss drawn for a varied scene
 P_MATT = 0.3  # chance that a varied scene's pieces are matt
 LOOK_STREAM = 7  # keeps a scene's look apart from the noise render() draws from the same seed
+PIECES_STREAM = 8  # the pieces' colours: drawn apart, so the other draws stay as they were
+# Piece sets players own, (south, north) in BGR: hues apart, lightness apart only (black
+# against white or ivory, dark and light wood), and colours a light mat's paper or a dark
+# cloth shares.
+PIECE_SETS: dict[str, tuple[BGR, BGR]] = {
+    "red/blue": ((40, 40, 200), (190, 110, 30)),
+    "white/black": ((232, 232, 232), (34, 34, 36)),
+    "ivory/black": ((200, 232, 242), (30, 30, 30)),
+    "green/orange": ((60, 150, 40), (30, 120, 235)),
+    "yellow/purple": ((40, 205, 235), (140, 50, 120)),
+    "teal/pink": ((150, 140, 20), (170, 110, 235)),
+    "red/white": ((40, 40, 200), (235, 235, 235)),
+    "maple/walnut": ((140, 190, 225), (40, 65, 105)),
+}
+P_OUR_PIECES = 0.25  # chance that a varied scene keeps the pieces it had
 
 
-def vary_look(scene: Scene) -> Scene:
-    """``scene`` with a random mat print, piece gloss and table, all drawn from its seed."""
+def vary_look(scene: Scene, pieces: bool = False) -> Scene:
+    """``scene`` with a random mat print, piece gloss and table, all drawn from its seed;
+    with ``pieces``, the pieces' colours too (mostly one of :data:`PIECE_SETS`). Without,
+    a seed's scene is the one it always was (recorded tests are pinned to it)."""
+    pick = np.random.default_rng([scene.seed, PIECES_STREAM])
+    colours = scene.style.colours
+    if pieces and pick.random() >= P_OUR_PIECES:
+        south, north = list(PIECE_SETS.values())[int(pick.integers(len(PIECE_SETS)))]
+        colours = {"south": south, "north": north}
     rng = np.random.default_rng([scene.seed, LOOK_STREAM])
-    mat = random_print(rng, scene.style.colours, scene.mat)
+    mat = random_print(rng, colours, scene.mat)
     gloss = 0.0 if rng.random() < P_MATT else float(rng.uniform(*GLOSS))
     table = str(TABLES[int(rng.integers(len(TABLES)))])
     colour = TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))]
-    return replace(scene, mat=mat, style=replace(scene.style, gloss=gloss), table=table,
-                   table_colour=colour)
+    return replace(scene, mat=mat, style=replace(scene.style, gloss=gloss, colours=colours),
+                   table=table, table_colour=colour)
+
+
+def piece_set_name(colours: dict[str, BGR]) -> str:
+    """The :data:`PIECE_SETS` name of a scene's piece colours ("other" for none of them)."""
+    pair = (tuple(colours["south"]), tuple(colours["north"]))
+    return next((n for n, p in PIECE_SETS.items() if p == pair), "other")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ from calibration.profile import CalibrationError, Profile, calibrate
 from companion.rules.teleporters import Position
 from vision.geometry import camera_model
 from vision.matfind import find_mat
-from vision.simtable import CameraPose, Hand, Scene, make_camera, render
+from vision.simtable import PIECE_SETS, CameraPose, Hand, PieceStyle, Scene, make_camera, render
 
 START = Position.start().to_json()
+EMPTY_BOARD: dict = {"poles": {}, "ports": []}
 SCENE = Scene(pose=CameraPose(tilt_deg=20, azimuth_deg=10), seed=11)
 
 
@@ -152,3 +153,86 @@ def test_a_hand_frame_does_not_move_the_mats_fix(profile: Profile) -> None:
         assert detector._tracker.fix is before
         clean = detector.detect(render(truth, SCENE.with_(seed=7)).image)
         assert clean.position is not None and same(clean.position, truth)
+
+
+def test_pieces_beyond_the_set_are_counted() -> None:
+    """Rule books: pieces never enter play, so a side never shows more Poles or Ports than
+    its set has (4 and 4, the start position's). Every piece beyond counts."""
+    from vision.classify import SpaceReading
+    from vision.detect import beyond_the_set
+
+    empty = SpaceReading(None, (), 1.0)
+
+    def readings(poles: int, ports: int, side: str = "south") -> list[SpaceReading]:
+        out = [empty] * 64
+        for i in range(poles):
+            out[i] = SpaceReading(side, (), 1.0)
+        for i in range(ports):  # a Teleport's two halves are two Ports
+            half = ("sw" if i % 2 == 0 else "ne", side)
+            out[32 + i // 2] = SpaceReading(None, (*out[32 + i // 2].ports, half), 1.0)
+        return out
+
+    assert beyond_the_set(readings(4, 4), (4, 4)) == 0
+    assert beyond_the_set(readings(4, 4, "north"), (4, 4)) == 0
+    assert beyond_the_set(readings(5, 0), (4, 4)) == 1
+    assert beyond_the_set(readings(0, 6, "north"), (4, 4)) == 2
+    assert beyond_the_set(readings(6, 7), (4, 4)) == 5
+    both = readings(5, 0)
+    both[40] = SpaceReading("north", (("sw", "north"),), 1.0)
+    assert beyond_the_set(both, (0, 0)) == 7
+
+
+def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:
+    """Issue 16: no hand frame gives a position, with pieces of any colours a player owns.
+    Light maple pieces are the colour of skin: a hand over them reads as maple pieces, more
+    than the set has, and the frame is reported occluded. One piece too many is a misreading
+    the referee names, not a hand."""
+    style = PieceStyle(colours={"south": PIECE_SETS["maple/walnut"][0],
+                                "north": PIECE_SETS["maple/walnut"][1]}, gloss=0.3)
+    scene = Scene(pose=CameraPose(tilt_deg=28, azimuth_deg=10), style=style, seed=13)
+    empty = render({"poles": {}, "ports": []}, scene.with_(seed=99)).image
+    detector = calibrate(render(START, scene).image, empty=empty).detector()
+    truth = Position.start().to_json()
+    clean = detector.detect(render(truth, scene.with_(seed=3)).image)
+    assert clean.position is not None and same(clean.position, truth)
+    for reach, from_deg in (((2.1, 4.7), 270), ((4.5, 4.5), 90), ((5.6, 1.9), 0)):
+        frame = render(truth, scene.with_(seed=4), Hand(reach=reach, from_deg=from_deg,
+                                                        height=1.5))
+        assert frame.occluded
+        assert detector.detect(frame.image).occluded, reach
+
+
+@pytest.mark.parametrize("tilt, azimuth", [(0, 0), (20, 10), (30, 0), (35, 200)])
+def test_wall_samples_do_not_flip_with_a_rounding_of_the_fix(tilt: float, azimuth: float
+                                                             ) -> None:
+    """Issue 16 (real cameras; the devset through the public CLI): a saved profile keeps its
+    mat fix to 9 decimals, and the same photo may be fitted a hair apart by another OpenCV.
+    Candidates equally clear of other pieces are taken in a fixed order (the edge's middle
+    first), so a rounding of the fix cannot choose other wall samples."""
+    from vision.classify import sample_layout
+
+    frame = render(EMPTY_BOARD, Scene(pose=CameraPose(tilt_deg=tilt, azimuth_deg=azimuth)))
+    fix = find_mat(frame.image)
+    rng = np.random.default_rng(tilt * 1000 + azimuth)
+    layouts = []
+    for _ in range(4):
+        H = fix.homography * (1 + rng.uniform(-1e-9, 1e-9, (3, 3)))
+        layouts.append(sample_layout(camera_model(H, 1280, 720)))
+    for other in layouts[1:]:
+        assert np.abs(other.points - layouts[0].points).max() < 1e-6
+        assert np.array_equal(other.heights, layouts[0].heights)
+
+
+def test_a_saved_profile_reads_as_the_calibration_did() -> None:
+    """Issue 16: `companion detect --profile` (a profile saved and loaded again) reads every
+    frame exactly as the calibration in memory does, confidences included."""
+    scene = Scene(pose=CameraPose(tilt_deg=25, azimuth_deg=180), seed=21)
+    empty = render(EMPTY_BOARD, scene.with_(seed=98)).image
+    made = calibrate(render(START, scene).image, south_at="top", empty=empty)
+    loaded = Profile.from_json(json.loads(json.dumps(made.to_json())))
+    position = board({"d4": "south", "e6": "north"},
+                     [("c3", "south", "sw"), ("c3", "south", "ne"), ("f5", "north", "nw")])
+    frame = render(position, scene.with_(seed=8)).image
+    a, b = made.detector().detect(frame), loaded.detector().detect(frame)
+    assert a.position == b.position
+    assert np.allclose(a.confidence, b.confidence, atol=1e-6)
