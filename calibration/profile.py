@@ -30,6 +30,7 @@ from vision.classify import (
     PieceGeometry,
     SampleLayout,
     bare_mat_distance,
+    brightening_allowance,
     camera_noise,
     image_samples,
     ink_distance,
@@ -78,6 +79,9 @@ class Profile:
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
     grid_polarity: int = 1  # 1: grid lines darker than the spaces; -1: lighter
     noise: float = 1.0  # the camera's noise against the empty look (classify.camera_noise)
+    # the brightening a bare sample is allowed here (classify.brightening_allowance), from
+    # the empty and start photos; None: the default
+    bright: float | None = None
     # (64, 4, C) bool: wall candidates whose view meets print of a side's colour in the empty
     # photo (classify.wall_camouflage); the wall samples were chosen round them
     camouflage: np.ndarray | None = None
@@ -90,7 +94,7 @@ class Profile:
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
                         self.empty, self.geometry, self.palette, self.inks,
                         undistort=None if self.intrinsics is None else undistorter(
-                            self.intrinsics), noise=self.noise,
+                            self.intrinsics), noise=self.noise, bright=self.bright,
                         camouflage=self.camouflage, set_size=SET_SIZE)
 
     def gate(self) -> StabilityGate:
@@ -117,6 +121,7 @@ class Profile:
             "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
             "grid_polarity": self.grid_polarity,
             "noise": self.noise,
+            "brightening": self.bright,
             "wall_camouflage": _bits_json(self.camouflage),
             "start_unsure": list(self.start_unsure),
         }
@@ -164,6 +169,7 @@ class Profile:
                 intrinsics=intrinsics,
                 grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
                 noise=_noise(doc.get("noise", 1.0)),
+                bright=_brightening(doc.get("brightening")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
             )
@@ -217,6 +223,15 @@ def _noise(value: Any) -> float:
     if not (np.isfinite(noise) and 1.0 <= noise <= 100.0):
         raise ValueError(f"noise {value!r} is not between 1 and 100")
     return noise
+
+
+def _brightening(value: Any) -> float | None:
+    if value is None:
+        return None
+    bright = float(value)
+    if not (np.isfinite(bright) and 0.0 < bright <= 1.0):
+        raise ValueError(f"brightening {value!r} is not between 0 and 1")
+    return bright
 
 
 def _orientation(image: np.ndarray, fix: MatFix, south_at: str,
@@ -310,6 +325,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     geometry = PieceGeometry()
     start = _start_solids(geometry)
     noise = 1.0
+    bright = None
     camouflage = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
@@ -322,6 +338,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look = bare_look  # the bare mat at every sample point
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])
+        bright = brightening_allowance(lab[bare], empty_look[bare])
         palette = Palette.learn(image, fix.homography, noise).union(
             Palette.learn(empty, fix.homography, noise))
         inks = None
@@ -342,6 +359,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       palette=palette, inks=inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
+                      bright=bright,
                       camouflage=camouflage)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)

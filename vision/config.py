@@ -88,6 +88,11 @@ class ClassifyConfig:
     # shade and for brightening, and chromaticity noise (plus a part growing as 1/lightness).
     bare_shade_sigma: float = 0.35
     bare_bright_sigma: float = 0.15
+    # ... or, measured at calibration (classify.brightening_allowance), this quantile of the
+    # bare mat's brightening between the empty and start photos, at least the floor
+    bare_bright_quantile: float = 0.99
+    bare_bright_floor: float = 0.04
+    bare_bright_min_samples: int = 200
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
     # Median bare_mat_distance between two photos of bare mat that a camera's noise may
@@ -147,8 +152,11 @@ class GateConfig:
     palette_grow_levels: int = 1  # levels round each known one that are known too (shade)
     check_px: int = 128  # top-down size occlusion is checked at
     occluded_fraction: float = 0.003  # a foreign blob this share of the mat: a hand
-    # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces
+    # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces,
+    # where one of them at least is read this sure; this many even when all are unsure
     beyond_the_set: int = 2
+    beyond_the_set_sure: float = 0.5
+    beyond_the_set_unsure: int = 4
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved

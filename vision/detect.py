@@ -66,6 +66,7 @@ class Detector:
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     noise: float = 1.0  # the camera's noise against the empty look's (classify.camera_noise)
+    bright: float | None = None  # the table's brightening allowance (brightening_allowance)
     # (64, 4, C) where wall candidates see print of a side's colour (classify.wall_camouflage):
     # the calibration's wall samples were chosen with it, and the empty look read there
     camouflage: np.ndarray | None = None
@@ -149,23 +150,27 @@ class Detector:
                 like = bare_side_like(empty, self.colours)
                 self._side_like = (empty, like, printed_discs(empty, like, layout))
             _, side_like, printed = self._side_like
-            change = disc_change(feat, empty, layout, self.noise)
+            change = disc_change(feat, empty, layout, self.noise, self.bright)
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
                                                      layout.ink, side_like, self.noise,
-                                                     changed)
+                                                     changed, self.bright)
         if empty is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
                               side_like, shaded)
-        # One piece too many may be a misreading, which the referee names; more are
-        # something else over the mat, read as pieces (a hand the colour of light wood).
-        if self.set_size is not None and (beyond_the_set(readings, self.set_size)
-                                          >= GATE.beyond_the_set):
-            return self._occluded(fix)
+        # One piece too many may be a misreading, which the referee names, and so may a few
+        # read unsure (it asks to look again there); more, or read sure, are something else
+        # over the mat read as pieces (a hand the colour of light wood).
+        if self.set_size is not None:
+            extra = beyond_the_set(readings, self.set_size)
+            if extra >= GATE.beyond_the_set_unsure or (
+                    extra >= GATE.beyond_the_set and beyond_the_set(
+                        readings, self.set_size, GATE.beyond_the_set_sure) > 0):
+                return self._occluded(fix)
         self._tracked = False
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)
@@ -177,13 +182,17 @@ class Detector:
         return Detection(None, np.zeros(64), fix, occluded=True)
 
 
-def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) -> int:
+def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],
+                   sure: float = 0.0) -> int:
     """How many of the pieces ``readings`` (64, see :func:`vision.classify.read_board`) show
     are more than the set has: Poles and Ports of each side beyond ``set_size`` (Poles,
-    Ports per side). Pieces never enter play from outside the set."""
+    Ports per side), counting spaces read at confidence ``sure`` or more. Pieces never enter
+    play from outside the set."""
     poles = {side: 0 for side in SIDES}
     ports = {side: 0 for side in SIDES}
     for r in readings:
+        if r.confidence < sure:
+            continue
         if r.pole is not None:
             poles[r.pole] += 1
         for _, side in r.ports:

@@ -180,6 +180,11 @@ def test_pieces_beyond_the_set_are_counted() -> None:
     both = readings(5, 0)
     both[40] = SpaceReading("north", (("sw", "north"),), 1.0)
     assert beyond_the_set(both, (0, 0)) == 7
+    # a space read unsure is a "look again" for the referee, not a piece
+    unsure = readings(6, 4)
+    unsure[0] = SpaceReading("south", (), 0.3)
+    assert beyond_the_set(unsure, (4, 4), sure=0.5) == 1
+    assert beyond_the_set(unsure, (4, 4)) == 2
 
 
 def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:

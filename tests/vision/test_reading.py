@@ -19,6 +19,7 @@ from vision.classify import (
     ColourModel,
     _one_wall_per_line,
     bare_mat_distance,
+    brightening_allowance,
     camera_noise,
 )
 from vision.config import CLASSIFY
@@ -105,6 +106,33 @@ def test_camera_noise_is_measured_from_two_photos_of_the_bare_mat() -> None:
     assert camera_noise(noisy[:5], bare[:5]) == 1.0  # too few points to tell
 
 
+def test_the_tables_brightening_is_measured_from_two_photos_of_the_bare_mat() -> None:
+    """Issue 16 (white or ivory pieces on pale paper; real cameras): nothing but a piece
+    brightens one place of the bare mat, so the brightening allowed there is what the empty
+    and start photos' bare mat shows. A common exposure change does not widen it; it never
+    goes below the floor nor beyond the default; too few samples keep the default."""
+    rng = np.random.default_rng(4)
+    bare = np.column_stack([rng.uniform(0.4, 0.9, 2000), rng.normal(0, 0.2, (2000, 2))])
+    jitter = np.exp(rng.normal(0, 0.02, 2000))
+    seen = bare.copy()
+    seen[:, 0] = (bare[:, 0] + 0.02) * jitter - 0.02
+    allowed = brightening_allowance(seen, bare)
+    assert CLASSIFY.bare_bright_floor <= allowed < CLASSIFY.bare_bright_sigma
+    brighter = seen.copy()
+    brighter[:, 0] = (seen[:, 0] + 0.02) * 1.2 - 0.02  # the camera's exposure went up
+    assert brightening_allowance(brighter, bare) == pytest.approx(allowed, rel=1e-3)
+    assert brightening_allowance(bare, bare) == CLASSIFY.bare_bright_floor
+    flicker = bare.copy()
+    flicker[:, 0] = (bare[:, 0] + 0.02) * np.exp(rng.normal(0, 0.5, 2000)) - 0.02
+    assert brightening_allowance(flicker, bare) == CLASSIFY.bare_bright_sigma
+    assert brightening_allowance(seen[:20], bare[:20]) == CLASSIFY.bare_bright_sigma
+    # a white wall top 20% brighter than cream paper: a change, where the default saw none
+    top = np.array([[0.8, 0.0, 0.0]])
+    paper = np.array([[(0.8 + 0.02) / 1.2 - 0.02, 0.0, 0.0]])
+    assert bare_mat_distance(top, paper) < CLASSIFY.piece_changes
+    assert bare_mat_distance(top, paper, bright=allowed) > CLASSIFY.piece_changes
+
+
 # A dark cloth mat whose Telepads and Portpads are printed in the pieces' own colours, seen
 # by a noisy camera: the samples of a Pole's blurred edge and of a neighbour's wall look like
 # a wall of that side.
@@ -154,6 +182,22 @@ def test_a_profile_with_a_bad_noise_figure_is_refused(dark_pads: Profile) -> Non
     doc["noise"] = 0.2
     with pytest.raises(CalibrationError, match="noise"):
         Profile.from_json(doc)
+
+
+def test_the_tables_brightening_is_kept_in_the_profile(dark_pads: Profile) -> None:
+    """Issue 16: calibrating with the empty mat measures the table's brightening allowance
+    and keeps it; a profile without one (older, or without --empty) reads with the
+    default; a damaged one is refused."""
+    assert dark_pads.bright is not None
+    assert CLASSIFY.bare_bright_floor <= dark_pads.bright <= CLASSIFY.bare_bright_sigma
+    doc = dark_pads.to_json()
+    assert Profile.from_json(json.loads(json.dumps(doc))).bright == dark_pads.bright
+    assert Profile.from_json({**doc, "brightening": None}).bright is None
+    older = dict(doc)
+    del older["brightening"]
+    assert Profile.from_json(older).bright is None
+    with pytest.raises(CalibrationError, match="brightening"):
+        Profile.from_json({**doc, "brightening": -1})
 
 
 def test_a_sides_colour_keeps_its_paler_wall_tops_apart_from_its_poles() -> None:
