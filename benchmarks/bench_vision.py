@@ -148,6 +148,13 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
         scene_tally = Tally()
         for cell in (*cells, scene_tally):
             cell.scenes += 1
+        # Drawn before calibrating: a refused scene must not shift the later scenes' draws.
+        plays = []
+        for _ in range(args.positions):
+            truth = random_midgame(rng, rng.randint(6, 40))
+            plays.append((truth, Hand(reach=(rng.uniform(1, 7), rng.uniform(1, 7)),
+                                      from_deg=rng.choice([0, 90, 180, 270]),
+                                      height=rng.uniform(0.8, 2.5))))
         try:
             extra = {}
             if args.use_empty:  # a photo of the bare mat, same camera and light, its own noise
@@ -163,8 +170,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                               **scene_tally.to_json(), "error": str(exc)})
             continue
         detector = profile.detector()
-        for k in range(args.positions):
-            truth = random_midgame(rng, rng.randint(6, 40))
+        for k, (truth, hand) in enumerate(plays):
             frame = render(truth.to_json(), scene.with_(seed=scene.seed * 1000 + k))
             t0 = time.perf_counter()
             try:
@@ -194,8 +200,6 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                           file=sys.stderr)
             for cell in (*cells, scene_tally):
                 cell.add_frame(ok_spaces)
-            hand = Hand(reach=(rng.uniform(1, 7), rng.uniform(1, 7)),
-                        from_deg=rng.choice([0, 90, 180, 270]), height=rng.uniform(0.8, 2.5))
             hframe = render(truth.to_json(), scene.with_(seed=scene.seed * 1000 + 500 + k), hand)
             if hframe.occluded:
                 # The mat not followed under the hand (VisionError) is no position either.

@@ -30,10 +30,10 @@ from vision.classify import (
     PieceGeometry,
     SampleLayout,
     bare_mat_distance,
-    brightening_allowance,
     camera_noise,
     image_samples,
     ink_distance,
+    light_allowances,
     read_colour,
     sample_layout,
     wall_camouflage,
@@ -79,9 +79,10 @@ class Profile:
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
     grid_polarity: int = 1  # 1: grid lines darker than the spaces; -1: lighter
     noise: float = 1.0  # the camera's noise against the empty look (classify.camera_noise)
-    # the brightening a bare sample is allowed here (classify.brightening_allowance), from
-    # the empty and start photos; None: the default
+    # the brightening and shade a bare sample is allowed here (classify.light_allowances),
+    # from the empty and start photos; None: the defaults
     bright: float | None = None
+    shade: float | None = None
     # (64, 4, C) bool: wall candidates whose view meets print of a side's colour in the empty
     # photo (classify.wall_camouflage); the wall samples were chosen round them
     camouflage: np.ndarray | None = None
@@ -95,6 +96,7 @@ class Profile:
                         self.empty, self.geometry, self.palette, self.inks,
                         undistort=None if self.intrinsics is None else undistorter(
                             self.intrinsics), noise=self.noise, bright=self.bright,
+                        shade=self.shade,
                         camouflage=self.camouflage, set_size=SET_SIZE)
 
     def gate(self) -> StabilityGate:
@@ -122,6 +124,7 @@ class Profile:
             "grid_polarity": self.grid_polarity,
             "noise": self.noise,
             "brightening": self.bright,
+            "shading": self.shade,
             "wall_camouflage": _bits_json(self.camouflage),
             "start_unsure": list(self.start_unsure),
         }
@@ -169,7 +172,8 @@ class Profile:
                 intrinsics=intrinsics,
                 grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
                 noise=_noise(doc.get("noise", 1.0)),
-                bright=_brightening(doc.get("brightening")),
+                bright=_allowance("brightening", doc.get("brightening")),
+                shade=_allowance("shading", doc.get("shading")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
             )
@@ -225,13 +229,13 @@ def _noise(value: Any) -> float:
     return noise
 
 
-def _brightening(value: Any) -> float | None:
+def _allowance(name: str, value: Any) -> float | None:
     if value is None:
         return None
-    bright = float(value)
-    if not (np.isfinite(bright) and 0.0 < bright <= 1.0):
-        raise ValueError(f"brightening {value!r} is not between 0 and 1")
-    return bright
+    allowed = float(value)
+    if not (np.isfinite(allowed) and 0.0 < allowed <= 1.0):
+        raise ValueError(f"{name} {value!r} is not between 0 and 1")
+    return allowed
 
 
 def _orientation(image: np.ndarray, fix: MatFix, south_at: str,
@@ -325,7 +329,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     geometry = PieceGeometry()
     start = _start_solids(geometry)
     noise = 1.0
-    bright = None
+    bright = shade = None
     camouflage = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
@@ -338,7 +342,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look = bare_look  # the bare mat at every sample point
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])
-        bright = brightening_allowance(lab[bare], empty_look[bare])
+        bright, shade = light_allowances(lab[bare], empty_look[bare])
         palette = Palette.learn(image, fix.homography, noise).union(
             Palette.learn(empty, fix.homography, noise))
         inks = None
@@ -359,7 +363,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       palette=palette, inks=inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
-                      bright=bright,
+                      bright=bright, shade=shade,
                       camouflage=camouflage)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K)
@@ -539,9 +543,15 @@ def _check_start(found: Detection, with_empty: bool) -> tuple[str, ...]:
     wrong = sorted(set(want_poles.items()) ^ set(seen["poles"].items()))
     wrong_ports = sorted(want_ports ^ got_ports)
     where = sorted({w[0] for w in wrong} | {p[0] for p in wrong_ports})
-    if with_empty and len(where) <= CLASSIFY.start_unsure_max and all(
-            found.confidence[_sq(n)] < CLASSIFY.unsure_below for n in where):
+    unsure = all(found.confidence[_sq(n)] < CLASSIFY.unsure_below for n in where)
+    if with_empty and unsure and len(where) <= CLASSIFY.start_unsure_max:
         return tuple(where)
+    if with_empty and unsure and where:
+        raise CalibrationError(
+            f"the start position could only be read unsure on {len(where)} spaces "
+            f"({', '.join(where)}; at most {CLASSIFY.start_unsure_max} are let through): "
+            "light the mat more evenly, bring the camera nearer straight down, or use pieces "
+            "that differ more from the mat, then calibrate again")
     if where:
         hint = "" if with_empty else (
             "; if the position is right, the mat's print is what misleads: add a photo of the "

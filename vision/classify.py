@@ -471,13 +471,13 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
                     ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None,
                     noise: float = 1.0, changed: np.ndarray | None = None,
-                    bright: float | None = None
+                    bright: float | None = None, shade: float | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows. ``side_like``: :func:`bare_side_like` of
     ``empty``, when the caller keeps it from frame to frame; ``noise``: the camera's
     (:func:`camera_noise`); ``changed`` (...) bool: samples of a disc that changed as a whole
     (:func:`disc_change`), which a piece's colour explains however near the bare look each
-    one stayed; ``bright``: the table's brightening allowance (:func:`bare_mat_distance`).
+    one stayed; ``bright``, ``shade``: the table's allowances (:func:`bare_mat_distance`).
 
     * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
       vote). A sample is a side's when it is nearer to it than to the other side and than to
@@ -508,7 +508,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     if empty is not None:
         known = ~np.isnan(empty[..., 0])
         ref = np.where(known[..., None], empty, feat)
-        de = bare_mat_distance(feat, ref, noise, bright)
+        de = bare_mat_distance(feat, ref, noise, bright, shade)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
         # changed still shows something there.
         if side_like is None:
@@ -557,7 +557,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
 
 
 def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
-                noise: float = 1.0, bright: float | None = None) -> np.ndarray:
+                noise: float = 1.0, bright: float | None = None,
+                shade: float | None = None) -> np.ndarray:
     """(64, 2) float32, [top, footprint] disc of every space: how unlike the bare look the
     disc is as a whole (:func:`bare_mat_distance` of the disc's mean feature from the mean
     bare look, features (64, S, 3) against ``empty`` (64, S, 3), NaN unknown); NaN where
@@ -570,7 +571,7 @@ def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     n = known.sum(axis=2)
     mean_f = np.where(known, f, 0.0).sum(axis=2) / np.maximum(n, 1)
     mean_r = np.where(known, ref, 0.0).sum(axis=2) / np.maximum(n, 1)
-    return np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise, bright),
+    return np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise, bright, shade),
                     np.nan).astype(np.float32)
 
 
@@ -629,16 +630,17 @@ def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.nda
 
 
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
-                      bright: float | None = None) -> np.ndarray:
+                      bright: float | None = None, shade: float | None = None) -> np.ndarray:
     """How unlike the bare mat's look ``ref`` features are (both (..., 3)), in standard
     deviations of what light does to a bare mat between two photos: shadows and exposure
     scale lightness (a log ratio, shade allowed more than brightening), while chromaticity
     stays put up to sensor noise, which grows as the pixel darkens. ``noise`` (>= 1) widens
-    every allowance for a noisier camera (:func:`camera_noise`); ``bright``: the brightening
-    allowed, where calibration measured this table's (:func:`brightening_allowance`)."""
+    every allowance for a noisier camera (:func:`camera_noise`); ``bright`` and ``shade``:
+    the brightening and shade allowed, where calibration measured this table's
+    (:func:`light_allowances`)."""
     cfg = CLASSIFY
     ratio = np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
-    sl = np.where(ratio < 0, cfg.bare_shade_sigma,
+    sl = np.where(ratio < 0, cfg.bare_shade_sigma if shade is None else shade,
                   cfg.bare_bright_sigma if bright is None else bright)
     light = np.maximum(np.minimum(feat[..., 0], ref[..., 0]), 0.02)
     sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark / light
@@ -658,21 +660,26 @@ def camera_noise(feat: np.ndarray, ref: np.ndarray) -> float:
     return max(1.0, typical / CLASSIFY.bare_noise_median)
 
 
-def brightening_allowance(feat: np.ndarray, ref: np.ndarray) -> float:
-    """The brightening a bare sample is allowed between two photos of this table, in log
-    lightness: features (N, 3) of bare mat in one photo against the same points in another
-    (``ref``). Shadows darken the mat and exposure moves it all alike, but nothing but a
-    piece over it (a white or glossy piece on pale paper) brightens one place of it: what
-    the two photos' bare mat shows beyond their common exposure, at its
-    ``bare_bright_quantile``, is all that light and noise do here. Between
-    ``bare_bright_floor`` and the default ``bare_bright_sigma``."""
+def light_allowances(feat: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
+    """The brightening and the shade a bare sample is allowed between two photos of this
+    table, in log lightness: features (N, 3) of bare mat in one photo against the same
+    points in another (``ref``), the second with the start position's pieces casting their
+    shadows. Exposure moves the whole mat alike and is taken out. Nothing but a piece over
+    it brightens one place of the mat (a white or glossy piece on pale paper), so the
+    brightening allowed is the bare mat's at its ``bare_bright_quantile``; the deepest
+    shadows the pieces cast here (``bare_shade_quantile``) are the shade allowed, so a
+    black piece on pale paper is no shadow. Each between its floor and its default
+    (``bare_bright_sigma``, ``bare_shade_sigma``); too few samples keep the defaults."""
     cfg = CLASSIFY
     ok = ~np.isnan(feat[:, 0]) & ~np.isnan(ref[:, 0])
     if ok.sum() < cfg.bare_bright_min_samples:
-        return cfg.bare_bright_sigma
+        return cfg.bare_bright_sigma, cfg.bare_shade_sigma
     ratio = np.log((feat[ok, 0] + 0.02) / (ref[ok, 0] + 0.02))
-    spread = float(np.quantile(ratio - np.median(ratio), cfg.bare_bright_quantile))
-    return float(np.clip(spread, cfg.bare_bright_floor, cfg.bare_bright_sigma))
+    ratio -= np.median(ratio)
+    bright = float(np.quantile(ratio, cfg.bare_bright_quantile))
+    shade = -float(np.quantile(ratio, cfg.bare_shade_quantile))
+    return (float(np.clip(bright, cfg.bare_bright_floor, cfg.bare_bright_sigma)),
+            float(np.clip(shade, cfg.bare_shade_floor, cfg.bare_shade_sigma)))
 
 
 def ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -> np.ndarray:
@@ -897,10 +904,19 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
     def rescored(aside: np.ndarray) -> np.ndarray:
         return _arrangement_scores(np.where(aside[..., None], 0.0, edge_ll))
 
-    without = _CONFIG_STATES[np.argmax(rescored(shared), axis=1)]
-    still = shared & (without == side)
+    # How much the space's other edges call for its wall there: the arrangements with that
+    # wall against those without, the shared line set aside. A clear call (line_keep_lead
+    # of port_margin) keeps the line; otherwise the space whose other edges call more keeps
+    # it, and where neither calls for it, the stronger wall.
+    aside = rescored(shared)  # (64, C)
+    mine_there = _CONFIG_STATES.T[None] == side[..., None]  # (64, 4, C)
+    lead = (np.where(mine_there, aside[:, None, :], -np.inf).max(axis=2)
+            - np.where(mine_there, -np.inf, aside[:, None, :]).max(axis=2))
+    still = shared & (lead >= CLASSIFY.line_keep_lead * CLASSIFY.port_margin)
     strength = _wall_strength(edge_ll, best)
-    yields = shared & ~still & (still[there] | (strength[there] > strength))
+    neither = (lead < 0) & (lead[there] < 0)
+    yields = shared & ~still & (still[there] | np.where(neither, strength[there] > strength,
+                                                        lead[there] > lead))
     return rescored(yields) if yields.any() else scores
 
 

@@ -83,15 +83,21 @@ class ClassifyConfig:
     part_min: int = 12  # samples a part needs for its own covariance
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
+    # a fix whose corners stay this near the calibration's is the same still camera: the
+    # calibration's own fix is sampled, where the empty look was read
+    home_px: float = 1.5
     explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
     # The bare mat between two photos (bare_mat_distance): log lightness ratio allowed for
     # shade and for brightening, and chromaticity noise (plus a part growing as 1/lightness).
     bare_shade_sigma: float = 0.35
     bare_bright_sigma: float = 0.15
-    # ... or, measured at calibration (classify.brightening_allowance), this quantile of the
+    # ... or, measured at calibration (classify.light_allowances), this quantile of the
     # bare mat's brightening between the empty and start photos, at least the floor
     bare_bright_quantile: float = 0.99
     bare_bright_floor: float = 0.04
+    # ... and the shade: the deepest the start position's shadows go on the bare mat
+    bare_shade_quantile: float = 0.001
+    bare_shade_floor: float = 0.15
     bare_bright_min_samples: int = 200
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
@@ -116,6 +122,9 @@ class ClassifyConfig:
     loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
     dark_side_distance: float = 7.0  # a dark blurred sample: this far from either side
     port_margin: float = 20.0  # log-likelihood lead of the best Port arrangement: sure
+    # of port_margin: a space's other edges call for its wall on a line two spaces read
+    # walls on, when arrangements with that wall lead those without by this much
+    line_keep_lead: float = 0.5
     # A Teleport's seams: wall-top dips within seam_reach spaces of a corner, against the
     # wall top at seam_ref; a relative difference of seam_margin between the diagonals: sure.
     seam_reach: float = 0.12
@@ -132,8 +141,9 @@ class ClassifyConfig:
     foot_veto: float = 5.0  # log-likelihood: a footprint this sure of bare mat denies a Pole
     unsure_below: float = 0.5  # a space read less sure is unsure (the referee's default)
     # start spaces calibration with an empty-mat photo lets through read unsure (a piece
-    # lit just like a pad printed in its colour); more, or one read sure, is a wrong set-up
-    start_unsure_max: int = 2
+    # lit just like a pad printed in its colour), a quarter of the start's 16 piece spaces;
+    # one read sure and wrong is a wrong set-up
+    start_unsure_max: int = 4
 
 
 CLASSIFY = ClassifyConfig()

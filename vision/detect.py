@@ -66,7 +66,9 @@ class Detector:
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     noise: float = 1.0  # the camera's noise against the empty look's (classify.camera_noise)
-    bright: float | None = None  # the table's brightening allowance (brightening_allowance)
+    # the table's brightening and shade allowances (classify.light_allowances)
+    bright: float | None = None
+    shade: float | None = None
     # (64, 4, C) where wall candidates see print of a side's colour (classify.wall_camouflage):
     # the calibration's wall samples were chosen with it, and the empty look read there
     camouflage: np.ndarray | None = None
@@ -115,6 +117,11 @@ class Detector:
                                    camouflaged=self.camouflage if home else None)
             self._layout = (fix.corners, layout, cam.K)
         _, layout, K = self._layout
+        if (self._empty_now is not None
+                and np.abs(self.fix.corners - fix.corners).max() <= CLASSIFY.home_px):
+            # The camera has not moved: a fit to lines that pieces partly hide wanders by a
+            # pixel, and the empty look was read exactly where the calibration's fix puts it.
+            fix = self.fix
         cam = camera_model(fix.homography, self.width, self.height, K)
         return cam, layout, image_samples(layout, cam)
 
@@ -150,12 +157,12 @@ class Detector:
                 like = bare_side_like(empty, self.colours)
                 self._side_like = (empty, like, printed_discs(empty, like, layout))
             _, side_like, printed = self._side_like
-            change = disc_change(feat, empty, layout, self.noise, self.bright)
+            change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade)
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
                                                      layout.ink, side_like, self.noise,
-                                                     changed, self.bright)
+                                                     changed, self.bright, self.shade)
         if empty is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         readings = read_board(labels, loglik, camouflage, layout,

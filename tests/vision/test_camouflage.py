@@ -251,15 +251,25 @@ def test_a_start_space_read_unsure_is_named_not_refused_with_the_empty_mat() -> 
                      with_empty=True)
 
 
-def test_too_many_unsure_start_spaces_are_refused() -> None:
+def test_too_many_unsure_start_spaces_are_refused_saying_what_helps() -> None:
+    """Issue 16 ("never refuse a good photo without saying what to do"): up to
+    start_unsure_max start spaces read unsure are let through; more are refused, and the
+    message names them and what helps, not a wrong set-up."""
     doc = Position.start().to_json()
-    gone = ["c1", "d1", "e1"][:CLASSIFY.start_unsure_max + 1]
+    gone = ["c1", "d1", "e1", "f1", "c8", "d8"][:CLASSIFY.start_unsure_max + 1]
+    assert len(gone) == CLASSIFY.start_unsure_max + 1
     doc["poles"] = {n: s for n, s in doc["poles"].items() if n not in gone}
     conf = np.ones(64)
     for n in gone:
         conf[sq(n)] = 0.1
-    with pytest.raises(CalibrationError, match="does not show the start position"):
+    with pytest.raises(CalibrationError, match="only be read unsure") as refused:
         _check_start(Detection(doc, conf, None), with_empty=True)  # type: ignore[arg-type]
+    assert all(n in str(refused.value) for n in gone)
+    assert "light" in str(refused.value)
+    fewer = dict(doc, poles={**doc["poles"], gone[-1]: "north" if gone[-1][1] == "8"
+                             else "south"})
+    assert _check_start(Detection(fewer, conf, None),  # type: ignore[arg-type]
+                        with_empty=True) == tuple(sorted(gone[:-1]))
 
 
 def test_the_unsure_start_spaces_are_kept_and_said(striped: Profile) -> None:

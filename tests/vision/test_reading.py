@@ -19,8 +19,8 @@ from vision.classify import (
     ColourModel,
     _one_wall_per_line,
     bare_mat_distance,
-    brightening_allowance,
     camera_noise,
+    light_allowances,
 )
 from vision.config import CLASSIFY
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
@@ -106,31 +106,40 @@ def test_camera_noise_is_measured_from_two_photos_of_the_bare_mat() -> None:
     assert camera_noise(noisy[:5], bare[:5]) == 1.0  # too few points to tell
 
 
-def test_the_tables_brightening_is_measured_from_two_photos_of_the_bare_mat() -> None:
-    """Issue 16 (white or ivory pieces on pale paper; real cameras): nothing but a piece
-    brightens one place of the bare mat, so the brightening allowed there is what the empty
-    and start photos' bare mat shows. A common exposure change does not widen it; it never
-    goes below the floor nor beyond the default; too few samples keep the default."""
+def test_the_tables_light_is_measured_from_two_photos_of_the_bare_mat() -> None:
+    """Issue 16 (any two piece colours a player can tell apart; real cameras): nothing but a
+    piece brightens one place of the bare mat, and the start position's pieces cast the
+    deepest shadows there are, so the brightening and shade allowed are what the empty and
+    start photos' bare mat shows. A common exposure change does not widen them; they never
+    go below their floors nor beyond the defaults; too few samples keep the defaults."""
     rng = np.random.default_rng(4)
     bare = np.column_stack([rng.uniform(0.4, 0.9, 2000), rng.normal(0, 0.2, (2000, 2))])
-    jitter = np.exp(rng.normal(0, 0.02, 2000))
     seen = bare.copy()
-    seen[:, 0] = (bare[:, 0] + 0.02) * jitter - 0.02
-    allowed = brightening_allowance(seen, bare)
-    assert CLASSIFY.bare_bright_floor <= allowed < CLASSIFY.bare_bright_sigma
+    seen[:, 0] = (bare[:, 0] + 0.02) * np.exp(rng.normal(0, 0.02, 2000)) - 0.02
+    seen[:40, 0] = (bare[:40, 0] + 0.02) * 0.8 - 0.02  # shadows of the start's pieces
+    bright, shade = light_allowances(seen, bare)
+    assert CLASSIFY.bare_bright_floor <= bright < CLASSIFY.bare_bright_sigma
+    assert CLASSIFY.bare_shade_floor <= shade < CLASSIFY.bare_shade_sigma
+    assert shade == pytest.approx(-np.log(0.8), abs=0.03)
     brighter = seen.copy()
     brighter[:, 0] = (seen[:, 0] + 0.02) * 1.2 - 0.02  # the camera's exposure went up
-    assert brightening_allowance(brighter, bare) == pytest.approx(allowed, rel=1e-3)
-    assert brightening_allowance(bare, bare) == CLASSIFY.bare_bright_floor
+    assert light_allowances(brighter, bare) == pytest.approx((bright, shade), rel=1e-3)
+    assert light_allowances(bare, bare) == (CLASSIFY.bare_bright_floor,
+                                            CLASSIFY.bare_shade_floor)
     flicker = bare.copy()
     flicker[:, 0] = (bare[:, 0] + 0.02) * np.exp(rng.normal(0, 0.5, 2000)) - 0.02
-    assert brightening_allowance(flicker, bare) == CLASSIFY.bare_bright_sigma
-    assert brightening_allowance(seen[:20], bare[:20]) == CLASSIFY.bare_bright_sigma
-    # a white wall top 20% brighter than cream paper: a change, where the default saw none
-    top = np.array([[0.8, 0.0, 0.0]])
-    paper = np.array([[(0.8 + 0.02) / 1.2 - 0.02, 0.0, 0.0]])
-    assert bare_mat_distance(top, paper) < CLASSIFY.piece_changes
-    assert bare_mat_distance(top, paper, bright=allowed) > CLASSIFY.piece_changes
+    assert light_allowances(flicker, bare) == (CLASSIFY.bare_bright_sigma,
+                                               CLASSIFY.bare_shade_sigma)
+    assert light_allowances(seen[:20], bare[:20]) == (CLASSIFY.bare_bright_sigma,
+                                                      CLASSIFY.bare_shade_sigma)
+    # a white wall top 20% brighter than cream paper, a black one a fifth as light: changes
+    # the table's allowances see, where the defaults saw none
+    paper = np.array([[0.6, 0.0, 0.0]])
+    for factor in (1.2, 0.45):
+        piece = np.array([[(0.6 + 0.02) * factor - 0.02, 0.0, 0.0]])
+        assert bare_mat_distance(piece, paper) < CLASSIFY.piece_changes
+        assert bare_mat_distance(piece, paper, bright=bright, shade=shade) > \
+            CLASSIFY.piece_changes
 
 
 # A dark cloth mat whose Telepads and Portpads are printed in the pieces' own colours, seen
@@ -184,20 +193,22 @@ def test_a_profile_with_a_bad_noise_figure_is_refused(dark_pads: Profile) -> Non
         Profile.from_json(doc)
 
 
-def test_the_tables_brightening_is_kept_in_the_profile(dark_pads: Profile) -> None:
-    """Issue 16: calibrating with the empty mat measures the table's brightening allowance
-    and keeps it; a profile without one (older, or without --empty) reads with the
-    default; a damaged one is refused."""
-    assert dark_pads.bright is not None
+def test_the_tables_light_is_kept_in_the_profile(dark_pads: Profile) -> None:
+    """Issue 16: calibrating with the empty mat measures the table's brightening and shade
+    allowances and keeps them; a profile without them (older, or without --empty) reads
+    with the defaults; a damaged one is refused."""
+    assert dark_pads.bright is not None and dark_pads.shade is not None
     assert CLASSIFY.bare_bright_floor <= dark_pads.bright <= CLASSIFY.bare_bright_sigma
+    assert CLASSIFY.bare_shade_floor <= dark_pads.shade <= CLASSIFY.bare_shade_sigma
     doc = dark_pads.to_json()
-    assert Profile.from_json(json.loads(json.dumps(doc))).bright == dark_pads.bright
+    again = Profile.from_json(json.loads(json.dumps(doc)))
+    assert (again.bright, again.shade) == (dark_pads.bright, dark_pads.shade)
     assert Profile.from_json({**doc, "brightening": None}).bright is None
-    older = dict(doc)
-    del older["brightening"]
-    assert Profile.from_json(older).bright is None
-    with pytest.raises(CalibrationError, match="brightening"):
-        Profile.from_json({**doc, "brightening": -1})
+    older = {k: v for k, v in doc.items() if k not in ("brightening", "shading")}
+    assert (Profile.from_json(older).bright, Profile.from_json(older).shade) == (None, None)
+    for name in ("brightening", "shading"):
+        with pytest.raises(CalibrationError, match=name):
+            Profile.from_json({**doc, name: -1})
 
 
 def test_a_sides_colour_keeps_its_paler_wall_tops_apart_from_its_poles() -> None:
