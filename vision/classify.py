@@ -510,10 +510,11 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         ref = np.where(known[..., None], empty, feat)
         de = bare_mat_distance(feat, ref, noise, bright, shade)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
-        # changed still shows something there.
+        # changed as a piece changes it (piece_changes) still shows something there. Less
+        # is what a noisy camera does to print of a side's colour, as often as not.
         if side_like is None:
             side_like = bare_side_like(empty, colours)
-        camouflage = (known & (de < cfg.unchanged_sigma))[..., None] & side_like
+        camouflage = (known & (de < cfg.piece_changes))[..., None] & side_like
         # A piece in front of the mat changes what the camera sees there, however like the
         # mat it is coloured (a white wall's lit top and shaded face on cream paper): a
         # sample just as the empty mat looked is no side's, whatever its colour; unless
