@@ -800,7 +800,7 @@ def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int
     g = geometry or PieceGeometry()
     cfg = CLASSIFY
     t, z = g.wall_thickness / 2, g.wall_height - cfg.wall_surface
-    near = np.linspace(0.0, cfg.seam_reach, cfg.seam_samples)
+    near = np.linspace(cfg.seam_from, cfg.seam_reach, cfg.seam_samples)
     far = np.linspace(*cfg.seam_ref, cfg.seam_samples)
     out: dict[int, tuple[bool, float]] = {}
     for sq in squares:

@@ -128,6 +128,9 @@ class ClassifyConfig:
     # A Teleport's seams: wall-top dips within seam_reach spaces of a corner, against the
     # wall top at seam_ref; a relative difference of seam_margin between the diagonals: sure.
     seam_reach: float = 0.12
+    # ... from this far from the corner: a wall's very end blurs into whatever lies past it
+    # (a dark mat dips every corner alike), while a seam's slot lies a wall's thickness in
+    seam_from: float = 0.035
     seam_ref: tuple[float, float] = (0.2, 0.45)
     seam_samples: int = 13
     seam_margin: float = 0.25

@@ -62,8 +62,11 @@ def test_every_devset_scene_calibrates_with_the_empty_mat_and_flags_every_hand(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 16, Done when (devset, with --empty): every scene calibrates and every hand
     frame is reported occluded. Spaces read right are counted too; this test holds the
-    ground gained (at least 99% of all spaces), the README states the figure."""
+    ground gained (at least 99% of all spaces, and every Teleport read as one read on its
+    right diagonal: "Teleport diagonals must be read right from the walls' geometry"), the
+    README states the figures."""
     right = total = 0
+    diagonals: list[tuple[str, str]] = []
     for scene in SCENES:
         rc, err, docs = read_scene(scene, tmp_path, capsys, empty=True)
         assert rc == 0, (scene.name, err)
@@ -74,7 +77,12 @@ def test_every_devset_scene_calibrates_with_the_empty_mat_and_flags_every_hand(
             want, have = spaces(truth), spaces(doc.get("position") or {})
             right += sum(want[sq] == have[sq] for sq in want)
             total += 64
+            diagonals += [(Path(doc["path"]).name, sq) for sq in want
+                          if len(want[sq][1]) == len(have[sq][1]) == 2
+                          and {s for s, _ in want[sq][1]} == {s for s, _ in have[sq][1]}
+                          and want[sq][1] != have[sq][1]]
     assert right / total >= 0.99, f"{right}/{total} spaces read right"
+    assert not diagonals, f"Teleports on the wrong diagonal: {diagonals}"
 
 
 def test_without_the_empty_mat_a_scene_reads_well_or_asks_for_it(
