@@ -673,7 +673,7 @@ def light_allowances(feat: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
     (``bare_bright_sigma``, ``bare_shade_sigma``); too few samples keep the defaults."""
     cfg = CLASSIFY
     ok = ~np.isnan(feat[:, 0]) & ~np.isnan(ref[:, 0])
-    if ok.sum() < cfg.bare_bright_min_samples:
+    if ok.sum() < cfg.bare_light_min_samples:
         return cfg.bare_bright_sigma, cfg.bare_shade_sigma
     ratio = np.log((feat[ok, 0] + 0.02) / (ref[ok, 0] + 0.02))
     ratio -= np.median(ratio)
