@@ -98,7 +98,7 @@ class ClassifyConfig:
     # ... and the shade: the deepest the start position's shadows go on the bare mat
     bare_shade_quantile: float = 0.001
     bare_shade_floor: float = 0.15
-    bare_light_min_samples: int = 200
+    bare_light_min_samples: int = 200  # bare samples in both photos to measure them from
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
     # Median bare_mat_distance between two photos of bare mat that a camera's noise may
