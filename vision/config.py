@@ -165,6 +165,10 @@ class GateConfig:
     palette_grow_levels: int = 1  # levels round each known one that are known too (shade)
     check_px: int = 128  # top-down size occlusion is checked at
     occluded_fraction: float = 0.003  # a foreign blob this share of the mat: a hand
+    # pixels (at check_px) a foreign blob must be across: a narrower strip is where two
+    # known colours blur together (a glossy wall's edge against the mat), while a fingertip
+    # is half a space (7 px) across or more
+    foreign_open_px: int = 5
     # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces,
     # where one of them at least is read this sure; this many even when all are unsure
     beyond_the_set: int = 2

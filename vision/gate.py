@@ -103,7 +103,8 @@ class Palette:
         top = _top_down(image, homography, GATE.check_px)
         b, dark = _bins(top)
         foreign = (~self.known[b] & ~dark).astype(np.uint8)
-        foreign = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        open_px = GATE.foreign_open_px
+        foreign = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((open_px, open_px), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
         if n <= 1:
             return 0.0

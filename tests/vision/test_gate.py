@@ -12,6 +12,7 @@ import pytest
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position, parse_move, play
 from companion.rules.teleporters.random_play import random_midgame
+from vision.config import GATE
 from vision.gate import GateState, Palette, StabilityGate
 from vision.simtable import CameraPose, Hand, Scene, render
 from vision.sources import Frame, Shot, SimulatedSource, frames
@@ -111,3 +112,28 @@ def test_a_noisy_camera_widens_the_palette_not_a_quiet_one() -> None:
     noisy = Palette.learn(image, H, 2.0)
     assert noisy.known.sum() > quiet.known.sum()
     assert (noisy.known | quiet.known).sum() == noisy.known.sum()  # only more, never fewer
+
+
+def test_a_thin_strip_of_foreign_colour_is_no_hand_a_fingertip_is() -> None:
+    """Issue 16: "glossy highlights and soft shadows must not flip a space", nor take a
+    still board for a hand. Where a glossy wall's edge blurs into the mat, a strip a few
+    pixels wide shows a mixed colour the palette never saw; a fingertip is more than half
+    a space across. The strip, longer than the fingertip, is no hand
+    (``foreign_open_px``); the fingertip is."""
+    rng = np.random.default_rng(5)
+    size = 256
+    image = np.clip(rng.normal((60, 120, 40), 2, (size, size, 3)), 0, 255).astype(np.uint8)
+    # mat (x, y) -> image px: the whole grid and its margin fill the image
+    m = GATE.margin
+    scale = size / (8 + 2 * m)
+    H = np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]])
+    palette = Palette.learn(image, H)
+    px = size / GATE.check_px  # image pixels per checked pixel
+    strip = image.copy()
+    width = int((GATE.foreign_open_px - 1) * px)  # a strip one checked pixel too narrow
+    strip[60:200, 120:120 + width] = (200, 60, 200)
+    assert palette.foreign_fraction(strip, H) == 0.0
+    tip = image.copy()
+    side = int(0.6 * scale)  # a fingertip, 16 mm on a 27 mm space
+    tip[100:100 + side, 120:120 + side] = (200, 60, 200)
+    assert palette.foreign_fraction(tip, H) >= GATE.occluded_fraction
