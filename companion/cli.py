@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.rules import GAMES, RulesError
-from companion.rules.teleporters import Position, Variant, explain
+from companion.rules.teleporters import Position
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports it
@@ -33,145 +33,48 @@ def _read_position(path: str) -> Position:
         raise BadInput(str(exc)) from None
 
 
-OTHER_GAMES = {"portals": "companion.rules.portals", "telic": "companion.rules.telic",
-               "portal-hex": "companion.rules.portal_hex"}
-
-
-def _game(name: str) -> Any:
-    """The rules module of a game other than Teleporters (same interface: Position with
-    start/from_json/to_json, explain(start, observed, roll))."""
-    import importlib
-
-    return importlib.import_module(OTHER_GAMES[name])
-
-
-def _flags(pairs: Sequence[str]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise BadInput(f"a variant flag is KEY=VALUE, got {pair!r}")
-        low = value.strip().lower()
-        out[key.strip()] = (True if low in ("true", "yes", "on") else False
-                            if low in ("false", "no", "off") else
-                            int(low) if low.lstrip("-").isdigit() else value)
-    return out
-
-
-def _other_setup(args: argparse.Namespace) -> int:
-    game = _game(args.game)
-    flags = _flags(args.variant or [])
-    if args.players is not None:
-        if args.game != "portal-hex":
-            raise BadInput(f"--players is for portal-hex (2-6 players); {args.game} is for two")
-        flags["players"] = args.players
+def _read_text(path: str) -> str:
+    """A file's text, or standard input's for ``-``."""
     try:
-        if args.game == "portal-hex":
-            variant = game.Variant.from_json(flags)
-            first = None if args.first is None else game.Colour.parse(args.first)
-            if first is not None and first not in variant.colours:
-                raise BadInput(f"--first {args.first}: the players are "
-                               + ", ".join(c.value for c in variant.colours))
-            position = game.Position.start(variant, first)
-        elif args.first not in (None, "south"):
-            raise BadInput(f"--first for {args.game}: the side to move first is given in "
-                           "the position (south moves first)")
-        elif hasattr(game, "Variant"):
-            position = game.Position.start(game.Variant.from_json(flags))
-        elif args.variant:
-            raise BadInput(f"{args.game} has no variant flags, got {args.variant[0]!r}")
-        else:
-            position = game.Position.start()
-    except RulesError as exc:
-        raise BadInput(str(exc)) from None
-    if args.text:
-        if not hasattr(position, "to_text"):
-            raise BadInput(f"{args.game} positions are written in JSON only")
-        print(position.to_text())
-    else:
-        print(json.dumps(position.to_json(), indent=1))
-    return EXIT_OK
-
-
-def _roll(game: str, text: str | None) -> object:
-    """The die roll as the game's rules core takes it: a d4's number for Portals, a
-    piecepack die face (n, a, 2-5) for Telic; None when unknown."""
-    if text is None:
-        return None
-    if game == "telic":
-        from companion.rules.telic import Face
-
-        try:
-            return Face.parse(text)
-        except RulesError as exc:
-            raise BadInput(f"--roll: {exc}") from None
-    if game == "portal-hex" and not (text.strip().isdigit() and 1 <= int(text) <= 8):
-        raise BadInput(f"--roll for portal-hex is the K8 die's 1-8, got {text!r}")
-    if not text.strip().isdigit():
-        raise BadInput(f"--roll for {game} is a number, got {text!r}")
-    return int(text)
-
-
-def _other_judge(args: argparse.Namespace) -> int:
-    game = _game(args.game)
-    docs = []
-    for path in (args.start, args.now):
-        try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-            # Portal (hex): what is seen may break a building rule, and explain names it.
-            lenient = {"strict": False} if args.game == "portal-hex" and path is args.now else {}
-            if not text.strip().startswith("{") and hasattr(game.Position, "from_text"):
-                docs.append(game.Position.from_text(text.strip(), **lenient))
-            else:
-                docs.append(game.Position.from_json(json.loads(text), **lenient))
-        except OSError as exc:
-            raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise BadInput(f"{path} is not a {args.game} position in JSON: {exc}") from None
-        except RulesError as exc:
-            raise BadInput(f"{path}: {exc}") from None
-    try:
-        result = game.explain(docs[0], docs[1], roll=_roll(args.game, args.roll))
-    except RulesError as exc:
-        raise BadInput(str(exc)) from None
-    print(json.dumps(result.to_json(), indent=1) if args.json else result.describe())
-    return EXIT_OK if result.legal else EXIT_ILLEGAL
+        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path} is not a text file") from None
 
 
 def _cmd_setup(args: argparse.Namespace) -> int:
-    if args.game != "teleporters":
-        return _other_setup(args)
+    game = GAMES[args.game]
+    flags = list(args.variant or [])
     if args.players is not None:
-        raise BadInput("--players is for portal-hex (2-6 players); Teleporters is for two")
+        if "players" not in game.flags:
+            raise BadInput(f"--players is for portal-hex (2-6 players); {game.name} is for two")
+        flags.append(f"players={args.players}")
     try:
-        variant = Variant.from_flags(args.variant or [])
+        position = game.start(flags, args.first)
     except RulesError as exc:
         raise BadInput(str(exc)) from None
-    from companion.rules.teleporters import Side
-
-    if args.first not in (None, "south", "north"):
-        raise BadInput(f"--first for teleporters is south or north, got {args.first!r}")
-    position = Position.start(variant, to_move=Side(args.first or "south"))
     if args.text:
-        print(position.to_text())
+        print(game.position_text(position))
     else:
-        print(json.dumps(position.to_json(), indent=1))
+        print(json.dumps(game.position_json(position), indent=1))
     return EXIT_OK
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
-    if args.game != "teleporters":
-        return _other_judge(args)
-    if args.roll is not None:
-        raise BadInput("Teleporters uses no die: --roll is for games with one (portals, telic)")
-    start = _read_position(args.start)
-    now = _read_position(args.now)
-    if args.variant:
+    game = GAMES[args.game]
+    positions = []
+    for path, observed in ((args.start, False), (args.now, True)):
         try:
-            start = start.replace(variant=Variant.from_flags(args.variant, start.variant))
+            positions.append(game.read_position(_read_text(path), observed=observed))
         except RulesError as exc:
-            raise BadInput(str(exc)) from None
-    result = explain(start, now)
+            raise BadInput(f"{path}: {exc}") from None
+    try:
+        roll = None if args.roll is None else game.parse_roll(args.roll)
+        start = game.with_flags(positions[0], args.variant) if args.variant else positions[0]
+        result = game.explain(start, positions[1], roll=roll)
+    except RulesError as exc:
+        raise BadInput(str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
     else:

@@ -1,7 +1,17 @@
-"""The rules core: pure Python, no camera, UI, serial or numpy. One module per game."""
+"""The rules core: pure Python, no camera, UI, serial or numpy. One package per game, each
+reached through the shared :class:`~companion.rules.game.Game` interface."""
 
 from companion.rules.errors import MoveError, PositionError, RulesError, VariantError
+from companion.rules.game import Die, Game, Registry
 
-GAMES = ("teleporters", "portals", "telic", "portal-hex")
+# The games by id. A new game is one folder with a ``game.py`` (its ``GAME_RULES``) and one
+# line here.
+GAMES = Registry({
+    "teleporters": "companion.rules.teleporters.game",
+    "portals": "companion.rules.portals.game",
+    "telic": "companion.rules.telic.game",
+    "portal-hex": "companion.rules.portal_hex.game",
+})
 
-__all__ = ["GAMES", "MoveError", "PositionError", "RulesError", "VariantError"]
+__all__ = ["GAMES", "Die", "Game", "MoveError", "PositionError", "Registry", "RulesError",
+           "VariantError"]

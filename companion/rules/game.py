@@ -1,0 +1,196 @@
+"""The one interface every game's rules core offers, and the registry that finds them.
+
+Code above the rules cores (the command line, the referee, the match log, the app) reaches a
+game only through :class:`Game`: a fifth game is a new folder with a ``game.py`` that
+implements it, and one line in :data:`companion.rules.GAMES`. The model is python-chess's
+``find_variant``: one object per game, parse/print pairs that round-trip, and a
+``ValueError`` subclass naming the offending value for every bad input.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from companion.rules.errors import PositionError, RulesError, VariantError
+
+
+class Die(enum.Enum):
+    """The die a game needs at the table."""
+
+    NONE = "none"
+    D4 = "d4"  # Portals: a tetrahedral die, 1-4
+    PIECEPACK = "piecepack d6"  # Telic: faces n, a, 2-5
+    D8 = "d8"  # Portal (hex): the K8 die, 1-8, in the dice variant
+
+
+@runtime_checkable
+class Explained(Protocol):
+    """What ``explain`` returns in every game."""
+
+    @property
+    def legal(self) -> bool: ...
+
+    def describe(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game's rules core. Positions, moves and rolls are the game's own values; every
+    method raises a :class:`~companion.rules.errors.RulesError` (a ``ValueError``) naming
+    the offending value on bad input."""
+
+    @property
+    def id(self) -> str: ...  # as on the command line: "teleporters", "portal-hex"
+
+    @property
+    def name(self) -> str: ...  # in words: "Teleporters", "Portal (hex board)"
+
+    @property
+    def die(self) -> Die: ...
+
+    @property
+    def flags(self) -> tuple[str, ...]: ...  # the variant flags it knows
+
+    def start(self, flags: Sequence[str] = (), first: str | None = None) -> Any:
+        """The start position under variant ``flags`` (``KEY=VALUE``), ``first`` to move
+        (a side or colour; None: the rule book's)."""
+        ...
+
+    def read_position(self, text: str, observed: bool = False) -> Any:
+        """A position from JSON (strict: duplicate keys and unknown fields are refused) or
+        from the game's text notation, told apart by the first character. ``observed``:
+        what the camera saw, which may break a rule that ``explain`` then names."""
+        ...
+
+    def with_flags(self, position: Any, flags: Sequence[str]) -> Any:
+        """``position`` with variant ``flags`` (``KEY=VALUE``) set on top of its own."""
+        ...
+
+    def position_json(self, position: Any) -> dict[str, Any]: ...
+
+    def position_text(self, position: Any) -> str: ...
+
+    def parse_move(self, text: str) -> Any: ...
+
+    def notation(self, move: Any) -> str: ...
+
+    def legal_moves(self, position: Any, roll: Any = None) -> list[Any]: ...
+
+    def explain(self, start: Any, observed: Any, roll: Any = None) -> Explained:
+        """How ``observed`` follows from ``start`` in one turn (with ``roll``, where the
+        game has a die and it is known)."""
+        ...
+
+    def winner(self, position: Any) -> Any | None: ...
+
+    def parse_roll(self, text: str) -> Any:
+        """A die roll as typed (``--roll``); a game without a die refuses any."""
+        ...
+
+
+class RulesCore:
+    """What the four games' adapters share: a ``Position`` type with ``from_json`` (strict)
+    / ``to_json`` and ``from_text`` / ``to_text``, moves with ``notation()``, and the
+    core's own functions (set as ``staticmethod`` attributes by each game)."""
+
+    position_type: Any
+    _parse_move: Any
+    _legal_moves: Any
+    _explain: Any
+
+    def read_position(self, text: str, observed: bool = False) -> Any:
+        stripped = text.strip()
+        if not stripped:
+            raise PositionError("the position is empty")
+        return self._read(stripped, observed)
+
+    def _read(self, stripped: str, observed: bool) -> Any:
+        if stripped.startswith("{"):
+            return self.position_type.from_json(stripped)
+        return self.position_type.from_text(stripped)
+
+    def position_json(self, position: Any) -> dict[str, Any]:
+        return dict(position.to_json())
+
+    def position_text(self, position: Any) -> str:
+        return str(position.to_text())
+
+    def parse_move(self, text: str) -> Any:
+        return self._parse_move(text)
+
+    def notation(self, move: Any) -> str:
+        return str(move.notation())
+
+    def legal_moves(self, position: Any, roll: Any = None) -> list[Any]:
+        return list(self._legal_moves(position, roll))
+
+    def explain(self, start: Any, observed: Any, roll: Any = None) -> Explained:
+        result: Explained = self._explain(start, observed, roll)
+        return result
+
+    def winner(self, position: Any) -> Any | None:
+        return position.winner()
+
+
+def parse_flags(flags: Sequence[str]) -> dict[str, object]:
+    """Variant flags ``KEY=VALUE`` as a JSON-like object: true/false (yes/no, on/off) are
+    booleans, ASCII digits (up to 6, an optional minus) integers, anything else the text.
+    A flag without ``=`` or without a key raises :class:`VariantError`."""
+    out: dict[str, object] = {}
+    for flag in flags:
+        key, sep, value = flag.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise VariantError(f"a variant flag is KEY=VALUE, got {flag!r}")
+        low = value.strip().lower()
+        digits = low[1:] if low.startswith("-") else low
+        if low in ("true", "yes", "on"):
+            out[key] = True
+        elif low in ("false", "no", "off"):
+            out[key] = False
+        elif digits and len(digits) <= 6 and all(c in "0123456789" for c in digits):
+            out[key] = int(low)
+        else:
+            out[key] = value.strip()
+    return out
+
+
+def parse_number_roll(text: str, game: str, die: str, highest: int) -> int:
+    """A numbered die's roll as typed: ASCII digits from 1 to ``highest``."""
+    t = text.strip()
+    if not (t and len(t) <= 3 and all(c in "0123456789" for c in t) and 1 <= int(t) <= highest):
+        raise RulesError(f"--roll for {game}: {die} shows 1-{highest}, got {text!r}")
+    return int(t)
+
+
+class Registry(Mapping[str, Game]):
+    """The games by id, each loaded when first asked for (argparse's ``choices`` only
+    needs the ids)."""
+
+    def __init__(self, modules: Mapping[str, str]) -> None:
+        self._modules = dict(modules)
+        self._loaded: dict[str, Game] = {}
+
+    def __getitem__(self, game_id: str) -> Game:
+        if game_id not in self._modules:
+            raise RulesError(f"unknown game {game_id!r}: games are {', '.join(self._modules)}")
+        if game_id not in self._loaded:
+            game = importlib.import_module(self._modules[game_id]).GAME_RULES
+            if not isinstance(game, Game) or game.id != game_id:
+                raise TypeError(f"{self._modules[game_id]}.GAME_RULES is not game {game_id!r}")
+            self._loaded[game_id] = game
+        return self._loaded[game_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._modules
