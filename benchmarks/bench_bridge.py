@@ -1,4 +1,4 @@
-"""Serial bridge figures (issue 4): a full 64-space LED update, acknowledged.
+"""Serial bridge figures: a full 64-space LED update, acknowledged.
 
     python3 benchmarks/bench_bridge.py [--rounds N]
 

@@ -1,4 +1,4 @@
-"""End-to-end latency of the live pipeline (issue 5): from the frame that completes the
+"""End-to-end latency of the live pipeline: from the frame that completes the
 stability window to the LED command leaving the host.
 
     python3 benchmarks/bench_pipeline.py [--changes N] [--size WxH] [--fps F] [--seed S]

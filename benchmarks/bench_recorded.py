@@ -1,4 +1,4 @@
-"""Speed of ``companion referee`` over a recording (issue 8): frames processed per second.
+"""Speed of ``companion referee`` over a recording: frames processed per second.
 
     python3 benchmarks/bench_recorded.py [--sizes 1280x720,1920x1080] [--fps 30] [--runs 3]
                                          [--cache DIR]

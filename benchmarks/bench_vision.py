@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from calibration.profile import CalibrationError, calibrate  # noqa: E402
-from companion.rules.teleporters import Position  # noqa: E402
+from companion.rules.teleporters import SQUARE_NAMES, Position  # noqa: E402
 from companion.rules.teleporters.random_play import random_midgame  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.matfind import find_mat  # noqa: E402
@@ -64,7 +64,7 @@ UNSURE = 0.5  # the referee's default confidence threshold (RefereeConfig.uncert
 PRINT_KEYS = ("pieces", "ground", "quadrant", "telepad", "portpad", "border", "ink", "gloss")
 CALIBRATE_TIMEOUT_S = 120  # the development set's own scorer allows these
 DETECT_TIMEOUT_S = 300
-SQUARES = [f"{f}{r}" for r in range(1, 9) for f in "abcdefgh"]
+SQUARES = SQUARE_NAMES  # a1, b1, ... h8
 
 
 def print_conditions(scene: Scene) -> dict[str, str]:

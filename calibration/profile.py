@@ -44,24 +44,25 @@ from vision.detect import Detection, Detector
 from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate
 from vision.geometry import CameraModel, camera_model
-from vision.mat import MatModel, parse_square, printed_ink
+from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
 from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
 PROFILE_VERSION = 2  # 2: wall samples chosen by line of sight; printed inks
 SOUTH_AT = ("bottom", "top", "left", "right")
-START_POLES = {"south": ("c1", "d1", "e1", "f1"), "north": ("c8", "d8", "e8", "f8")}
-START_PORTS = {"b2": ("south", "sw"), "c3": ("south", "sw"), "f3": ("south", "se"),
-               "g2": ("south", "se"), "b7": ("north", "nw"), "c6": ("north", "nw"),
-               "f6": ("north", "ne"), "g7": ("north", "ne")}
+# The start position: Poles on the Home Telepads, Ports on their Portpads (the rules core's
+# board, through vision.mat)
+START_POLES = home_telepads()
+START_PORTS = portpads()
 # (Poles, Ports) of a side in the set: all of them stand at the start, and none enter later
 SET_SIZE = (max(len(p) for p in START_POLES.values()),
             max(sum(side == s for side, _ in START_PORTS.values()) for s in START_POLES))
 
 
 def _sq(name: str) -> int:
-    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+    file, rank = parse_square(name)
+    return file + 8 * rank
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,7 @@ def _orientation(image: np.ndarray, fix: MatFix, south_at: str,
         if empty is not None:
             floor = read_colour(empty, uv)[:, layout.top].mean(axis=1)
         else:
-            floor = np.median(top[[_sq(f"{c}{r}") for c in "abcdefgh" for r in "45"]], axis=0)
+            floor = np.median(top[[_sq(f"{c}{r}") for c in FILES for r in "45"]], axis=0)
         homes = [_sq(n) for side in START_POLES.values() for n in side]
         d = np.linalg.norm((top - floor)[homes], axis=1)
         scores.append(float(np.median(d)))

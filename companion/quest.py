@@ -1,4 +1,4 @@
-"""Solitaire Quests with the companion (issue 9): a layout in, the quest's verdict out.
+"""Solitaire Quests with the companion: a layout in, the quest's verdict out.
 
 A player alone lays Poles (or Teleports) on the mat. :class:`QuestSession` judges every still
 board the camera reports (or every position it is given) with

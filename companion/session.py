@@ -1,4 +1,4 @@
-"""The live referee session (issue 5): frames -> vision -> referee -> match log, LEDs and app.
+"""The live referee session: frames -> vision -> referee -> match log, LEDs and app.
 
 ``Session`` implements ``companion.session_api.SessionLike``. One frame flows one way:
 

@@ -1,4 +1,4 @@
-"""The serial protocol to the LED/die board, host bridge, virtual device and firmware (issue 4).
+"""The serial protocol to the LED/die board, host bridge, virtual device and firmware.
 
 Public API: ``Bridge.open(port)`` then ``show``, ``flash``, ``set_status``, ``die_mode``,
 ``die_rolls``, ``status``; ``LedLayout`` maps board spaces to strip LEDs; ``VirtualDevice`` is

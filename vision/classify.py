@@ -27,19 +27,18 @@ import numpy as np
 
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
-from vision.mat import CORNER_SIGNS, MatModel, printed_ink
+from vision.mat import CORNER_SIGNS, FILES, MatModel, printed_ink
 from vision.raycast import Rays, clearance_each, edge_box, silhouette_margin
 
 SIDES = ("south", "north")
 EDGES = ("s", "n", "w", "e")
 CORNERS = ("sw", "se", "nw", "ne")
 CORNER_EDGES = {"sw": ("s", "w"), "se": ("s", "e"), "nw": ("n", "w"), "ne": ("n", "e")}
-FILES = "abcdefgh"
 
 
 @dataclass(frozen=True, slots=True)
 class PieceGeometry:
-    """Nominal proportions in spaces (issue 3; configurable)."""
+    """Nominal proportions in spaces (configurable)."""
 
     pole_diameter: float = 0.35
     pole_height: float = 0.9

@@ -24,20 +24,39 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.rules.errors import PositionError
+from companion.rules.teleporters.board import DEFAULT_VARIANT, FILE_NAMES, Side, Variant
+from companion.rules.teleporters.board import parse_square as parse_board_square
+from companion.rules.teleporters.board import square_name as board_square_name
 from vision.errors import VisionError
 
 BGR = tuple[int, int, int]
-FILES = "abcdefgh"
+FILES = FILE_NAMES  # square names and the pads' layout come from the rules core's board
 
 
 def square_name(file: int, rank: int) -> str:
-    return f"{FILES[file]}{rank + 1}"
+    return board_square_name(file + 8 * rank)
 
 
 def parse_square(name: str) -> tuple[int, int]:
-    if len(name) != 2 or name[0] not in FILES or name[1] not in "12345678":
-        raise VisionError(f"unknown square {name!r}: squares are a1..h8")
-    return FILES.index(name[0]), int(name[1]) - 1
+    """``"c3"`` -> (file, rank) = (2, 2)."""
+    try:
+        sq = parse_board_square(name)
+    except PositionError as exc:
+        raise VisionError(str(exc)) from None
+    return sq & 7, sq >> 3
+
+
+def home_telepads(variant: Variant = DEFAULT_VARIANT) -> dict[str, tuple[str, ...]]:
+    """Each side's Home Telepads by name, as ``variant`` lays them out."""
+    return {side.value: tuple(board_square_name(q) for q in variant.home(side))
+            for side in Side}
+
+
+def portpads(variant: Variant = DEFAULT_VARIANT) -> dict[str, tuple[str, str]]:
+    """Each Portpad by name: (side, start corner), as ``variant`` lays them out."""
+    return {board_square_name(p.square): (p.side.value, p.corner.value)
+            for p in variant.portpads}
 
 
 CORNER_SIGNS = {"sw": (-1, -1), "se": (1, -1), "nw": (-1, 1), "ne": (1, 1)}
@@ -98,12 +117,8 @@ class MatColours:
 class MatModel:
     """Where the Telepads and Portpads are, their stripes, and the mat's proportions."""
 
-    home_telepads: dict[str, tuple[str, ...]] = field(default_factory=lambda: {
-        "south": ("c1", "d1", "e1", "f1"), "north": ("c8", "d8", "e8", "f8")})
-    portpads: dict[str, tuple[str, str]] = field(default_factory=lambda: {
-        "b2": ("south", "sw"), "c3": ("south", "sw"), "f3": ("south", "se"),
-        "g2": ("south", "se"), "b7": ("north", "nw"), "c6": ("north", "nw"),
-        "f6": ("north", "ne"), "g7": ("north", "ne")})
+    home_telepads: dict[str, tuple[str, ...]] = field(default_factory=home_telepads)
+    portpads: dict[str, tuple[str, str]] = field(default_factory=portpads)
     border: float = 0.35  # printed border round the grid, in spaces
     centre_size: float = 0.26  # side of a Quadrant's centre square / Telepad spot diameter
     line_width: float = 0.025

@@ -1,4 +1,4 @@
-"""The tablet app (issue 5): Kivy, over a ``companion.session_api.SessionLike``.
+"""The tablet app: Kivy, over a ``companion.session_api.SessionLike``.
 
 Importing this package does not import Kivy (Kivy logs and reads its config on import, and
 opening a window needs a display): ``display_available()`` lets the CLI fall back to headless

@@ -181,7 +181,7 @@ class BoardView(Widget):
         Color(*theme.TEXT_DIM)
         for i in range(8):
             j = 7 - i if self.flipped else i
-            tex = self._label("abcdefgh"[j], size)
+            tex = self._label(square_name(j)[0], size)
             Rectangle(texture=tex, size=tex.size,
                       pos=(x0 + (i + 0.5) * c - tex.width / 2, y0 - band - tex.height / 2))
             tex = self._label(str(j + 1), size)

@@ -1,4 +1,4 @@
-"""The Quest screen (issue 9): a Solitaire Quest's verdict on the tablet.
+"""The Quest screen: a Solitaire Quest's verdict on the tablet.
 
 :class:`QuestScreen` shows one :class:`~companion.app.quest_model.QuestView`: the board with
 its lit spaces in the LED colours (red the Poles in conflict, amber the spaces between them,

@@ -1,4 +1,4 @@
-"""The referee loop (issue 5): still boards from vision (or any position stream) in, events out.
+"""The referee loop: still boards from vision (or any position stream) in, events out.
 
 Pure logic: no camera, no Kivy, no serial port. ``Referee`` judges; ``companion.lights`` turns
 its state into what the board's LEDs show.

@@ -1,4 +1,4 @@
-"""The referee loop: stable positions in, events out (issue 5; no camera, no Kivy here).
+"""The referee loop: stable positions in, events out (no camera, no Kivy here).
 
 The referee keeps the position at the start of the turn and asks the rules core to explain
 every new board from it. A move is not final until the turn is committed ("a player's move

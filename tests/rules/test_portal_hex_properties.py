@@ -5,7 +5,6 @@ positions, and guided random games end with a winner. 1,000 games: run with
 
 from __future__ import annotations
 
-import os
 import random
 import time
 
@@ -212,7 +211,7 @@ def test_guided_random_games_end_in_a_win(seed: int) -> None:
     assert won, f"seed {seed}: no winner after {plies} plies"
 
 
-@pytest.mark.skipif(not os.environ.get("PORTAL_HEX_SLOW"), reason="slow: PORTAL_HEX_SLOW=1")
+@pytest.mark.slow
 def test_thousand_guided_random_games() -> None:
     t0 = time.perf_counter()
     results = [_check_game(seed) for seed in range(1000)]

@@ -4,7 +4,6 @@ benchmarks/bench_portals.py, and the slow test below, run with ``PORTALS_SLOW=1`
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -69,7 +68,7 @@ def test_random_games_end_legally(seed: int) -> None:
     _check_game(seed, variant=seed % 5 != 0)
 
 
-@pytest.mark.skipif(not os.environ.get("PORTALS_SLOW"), reason="slow: set PORTALS_SLOW=1")
+@pytest.mark.slow
 def test_thousand_random_games_end_legally() -> None:
     for seed in range(1000):
         _check_game(seed, variant=seed % 5 != 0)

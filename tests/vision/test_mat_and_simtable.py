@@ -123,3 +123,31 @@ def test_render_rejects_bad_positions(position: object, words: str) -> None:
 def test_render_rejects_a_camera_below_the_horizon() -> None:
     with pytest.raises(VisionError, match="tilt"):
         render(START, Scene(pose=CameraPose(tilt_deg=85)))
+
+
+def test_the_mat_layout_is_the_rules_cores_own() -> None:
+    """Issue 17: "square names and the Telepad/Portpad layout come from
+    rules/teleporters/board.py; vision reads them from there, so a Portpad variant reaches
+    it"."""
+    from calibration.profile import START_POLES, START_PORTS
+    from companion.rules.teleporters import Position, Variant
+    from vision.mat import home_telepads, parse_square, portpads, square_name
+
+    start = Position.start()
+    model = MatModel()
+    for side, names in model.home_telepads.items():
+        for name in names:
+            f, r = parse_square(name)
+            assert start.poles[f + 8 * r].value == side and square_name(f, r) == name
+    assert {name: (side, corner) for name, (side, corner) in model.portpads.items()} == {
+        p["square"]: (p["side"], p["corner"]) for p in start.to_json()["ports"]}
+    assert (model.home_telepads, model.portpads) == (START_POLES, START_PORTS)
+    pads = {"a2": ("south", "sw"), "c2": ("south", "se"), "f2": ("south", "sw"),
+            "h2": ("south", "se"), "a7": ("north", "nw"), "c7": ("north", "ne"),
+            "f7": ("north", "nw"), "h7": ("north", "ne")}
+    moved = Variant.from_json({"portpads": {
+        name: {"side": side, "corner": corner} for name, (side, corner) in pads.items()}})
+    assert portpads(moved) == pads
+    assert home_telepads(moved) == model.home_telepads
+    with pytest.raises(VisionError, match="i9"):
+        parse_square("i9")
