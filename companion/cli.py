@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.errors import UserError
 from companion.rules import GAMES, RulesError
 from companion.rules.teleporters import Position
 
@@ -19,18 +20,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-class BadInput(Exception):
-    """A user error to report in one line with exit code 2."""
-
-
 def _read_position(path: str) -> Position:
     """A position from a JSON file, a text-notation file, or ``-`` (standard input)."""
-    from companion.position_files import PositionFileError, read_position
+    from companion.position_files import read_position
 
-    try:
-        return read_position(path)
-    except PositionFileError as exc:
-        raise BadInput(str(exc)) from None
+    return read_position(path)
 
 
 def _read_text(path: str) -> str:
@@ -38,9 +32,9 @@ def _read_text(path: str) -> str:
     try:
         return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise BadInput(f"{path} is not a text file") from None
+        raise UserError(f"{path} is not a text file") from None
 
 
 def _cmd_setup(args: argparse.Namespace) -> int:
@@ -48,12 +42,9 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     flags = list(args.variant or [])
     if args.players is not None:
         if "players" not in game.flags:
-            raise BadInput(f"--players is for portal-hex (2-6 players); {game.name} is for two")
+            raise UserError(f"--players is for portal-hex (2-6 players); {game.name} is for two")
         flags.append(f"players={args.players}")
-    try:
-        position = game.start(flags, args.first)
-    except RulesError as exc:
-        raise BadInput(str(exc)) from None
+    position = game.start(flags, args.first)
     if args.text:
         print(game.position_text(position))
     else:
@@ -68,13 +59,13 @@ def _cmd_judge(args: argparse.Namespace) -> int:
         try:
             positions.append(game.read_position(_read_text(path), observed=observed))
         except RulesError as exc:
-            raise BadInput(f"{path}: {exc}") from None
+            raise UserError(f"{path}: {exc}") from None
     try:
         roll = None if args.roll is None else game.parse_roll(args.roll)
         start = game.with_flags(positions[0], args.variant) if args.variant else positions[0]
         result = game.explain(start, positions[1], roll=roll)
     except RulesError as exc:
-        raise BadInput(str(exc)) from None
+        raise UserError(str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
@@ -289,25 +280,18 @@ def _add_calibration_source(parser: argparse.ArgumentParser, first: str) -> None
 
 
 def _cmd_mat(args: argparse.Namespace) -> int:
-    from vision.errors import VisionError
     from vision.mat import write_mat
 
-    try:
-        width, height = write_mat(args.out, args.paper, args.dpi)
-    except VisionError as exc:
-        raise BadInput(str(exc)) from None
+    width, height = write_mat(args.out, args.paper, args.dpi)
     print(f"wrote {args.out}: {width}x{height} px, {args.paper} at {args.dpi} dpi "
           f"({width / args.dpi * 25.4:.0f} mm square)")
     return EXIT_OK
 
 
 def _read_image(path: str) -> np.ndarray:
-    from companion.run import RunError, read_image
+    from companion.run import read_image
 
-    try:
-        return read_image(path)
-    except RunError as exc:
-        raise BadInput(str(exc)) from None
+    return read_image(path)
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -321,7 +305,7 @@ def _prompt(text: str) -> None:
     """Ask on stderr and wait for Enter (stdout keeps only the result line)."""
     print(f"{text} ", end="", file=sys.stderr, flush=True)
     if not sys.stdin.readline():
-        raise BadInput("standard input ended at the prompt: nothing was calibrated")
+        raise UserError("standard input ended at the prompt: nothing was calibrated")
 
 
 def _grab(cam: Any, index: int) -> np.ndarray:
@@ -330,7 +314,7 @@ def _grab(cam: Any, index: int) -> np.ndarray:
     # The last of 10 frames: the ones the driver buffered while we waited are stale.
     frames = [f for f in (cam.read() for _ in range(10)) if isinstance(f, Frame)]
     if not frames:
-        raise BadInput(f"camera {index} sent no frames")
+        raise UserError(f"camera {index} sent no frames")
     return frames[-1].image
 
 
@@ -352,12 +336,9 @@ def _camera_shots(index: int, with_empty: bool) -> tuple[np.ndarray, np.ndarray 
 
 
 def _check_empty_size(empty: np.ndarray, name: str, image: np.ndarray, what: str) -> None:
-    from companion.run import RunError, check_empty_size
+    from companion.run import check_empty_size
 
-    try:
-        check_empty_size(empty, name, (image.shape[1], image.shape[0]), what)
-    except RunError as exc:
-        raise BadInput(str(exc)) from None
+    check_empty_size(empty, name, (image.shape[1], image.shape[0]), what)
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -366,19 +347,19 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
 
     if args.image is None and args.camera is None:
-        raise BadInput("give --image PATH or --camera N (or `calibrate camera` for the lens)")
+        raise UserError("give --image PATH or --camera N (or `calibrate camera` for the lens)")
     if args.out is None:
-        raise BadInput("give --out PATH for the profile")
+        raise UserError("give --out PATH for the profile")
     if args.with_empty:
         if args.camera is None:
-            raise BadInput("--with-empty takes both photos from --camera N; with --image give "
+            raise UserError("--with-empty takes both photos from --camera N; with --image give "
                            "the empty-mat photo as --empty PATH")
         if args.empty is not None:
-            raise BadInput("--with-empty takes the empty-mat photo from the camera and --empty "
+            raise UserError("--with-empty takes the empty-mat photo from the camera and --empty "
                            "names a file: give one of them")
         # Checked before the camera opens: with no one to press Enter it would wait forever.
         if not _is_terminal(sys.stdin):
-            raise BadInput("--with-empty needs a terminal to ask you to clear the mat and set "
+            raise UserError("--with-empty needs a terminal to ask you to clear the mat and set "
                            "it up; or take the photos yourself and give --image START "
                            "--empty EMPTY")
     try:
@@ -397,7 +378,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         profile = calibrate(image, south_at=args.south_at, intrinsics=lens, empty=empty)
         profile.save(args.out)
     except VisionError as exc:
-        raise BadInput(str(exc)) from None
+        raise UserError(str(exc)) from None
     except KeyboardInterrupt:  # Ctrl-C at a prompt: nothing written
         print("\ncompanion calibrate: stopped, nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -440,7 +421,7 @@ def _pattern(text: str) -> tuple[int, int]:
 
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not m or min(int(m[1]), int(m[2])) < 2:
-        raise BadInput(f"--pattern is inner corners as COLSxROWS (like 9x6), got {text!r}")
+        raise UserError(f"--pattern is inner corners as COLSxROWS (like 9x6), got {text!r}")
     return int(m[1]), int(m[2])
 
 
@@ -461,13 +442,13 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
 
     if (args.image is not None or args.intrinsics is not None or args.empty is not None
             or args.with_empty):
-        raise BadInput("--image, --empty, --with-empty and --intrinsics are for the mat; "
+        raise UserError("--image, --empty, --with-empty and --intrinsics are for the mat; "
                        "`calibrate camera` takes --print-sheet, --images or --camera")
     pattern = _pattern(args.pattern)
     try:
         if args.print_sheet is not None:
             if args.out is not None or args.profile is not None:
-                raise BadInput("--print-sheet writes only the sheet: drop --out/--profile")
+                raise UserError("--print-sheet writes only the sheet: drop --out/--profile")
             width, height, square = write_sheet(args.print_sheet, args.paper, args.dpi,
                                                 pattern)
             print(f"wrote {args.print_sheet}: {width}x{height} px, {args.paper} landscape at "
@@ -475,14 +456,14 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
                   "squares. Print at 100% and keep it flat")
             return EXIT_OK
         if args.out is None and args.profile is None:
-            raise BadInput("say where the lens calibration goes: --out PATH and/or "
+            raise UserError("say where the lens calibration goes: --out PATH and/or "
                            "--profile PATH")
         profile = None if args.profile is None else Profile.load(args.profile)
         if args.images is not None:
             images = load_images(args.images)
         else:
             if args.views < LENS.min_views:
-                raise BadInput(f"--views must be at least {LENS.min_views}, got {args.views}")
+                raise UserError(f"--views must be at least {LENS.min_views}, got {args.views}")
             source = CameraSource(args.camera)
             note(f"show the sheet to camera {args.camera}: hold it still in each pose, "
                  "whole in the frame; tilt it each way and visit every corner of the frame")
@@ -498,7 +479,7 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
         if profile is not None:
             profile.save(args.profile)
     except VisionError as exc:
-        raise BadInput(str(exc)) from None
+        raise UserError(str(exc)) from None
     d = ", ".join(f"{x:.4f}" for x in lens.D)
     written = " and ".join(p for p in (args.out, args.profile) if p is not None)
     print(f"wrote {written}: lens calibrated from {lens.views} views of {lens.width}x"
@@ -511,16 +492,13 @@ def _cmd_detect(args: argparse.Namespace) -> int:
     from calibration.profile import Profile
     from vision.errors import VisionError
 
-    try:
-        detector = Profile.load(args.profile).detector()
-    except VisionError as exc:
-        raise BadInput(str(exc)) from None
+    detector = Profile.load(args.profile).detector()
     failed = 0
     for path in args.images:
         try:
             found = detector.detect(_read_image(path))
-        except (BadInput, VisionError) as exc:
-            print(f"companion detect: {exc if isinstance(exc, BadInput) else f'{path}: {exc}'}",
+        except (UserError, VisionError) as exc:
+            print(f"companion detect: {exc if isinstance(exc, UserError) else f'{path}: {exc}'}",
                   file=sys.stderr)
             failed += 1
             continue
@@ -538,60 +516,45 @@ def _cmd_detect(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from companion.demo import run_demo
-    from companion.matchlog import MatchLogError
 
     if args.quest:
         from companion.quest_demo import run_quest_demo
 
         return run_quest_demo(headless=args.headless, db=args.db)
-    try:
-        return run_demo(headless=args.headless, fast=args.fast, db=args.db)
-    except MatchLogError as exc:  # only an explicit --db: the default store is optional
-        raise BadInput(str(exc)) from None
+    return run_demo(headless=args.headless, fast=args.fast, db=args.db)
 
 
 def _cmd_quest(args: argparse.Namespace) -> int:
-    from companion.quest_cli import QuestCliError, run_quest_cli
+    from companion.quest_cli import run_quest_cli
 
-    try:
-        return run_quest_cli(args)
-    except QuestCliError as exc:
-        raise BadInput(str(exc)) from None
+    return run_quest_cli(args)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from companion.run import RunError, run_live
+    from companion.run import run_live
 
-    try:
-        return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
-                        db=args.db, headless=args.headless, empty=args.empty,
-                        south_at=args.south_at)
-    except RunError as exc:
-        raise BadInput(str(exc)) from None
+    return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
+                    db=args.db, headless=args.headless, empty=args.empty,
+                    south_at=args.south_at)
 
 
 def _cmd_referee(args: argparse.Namespace) -> int:
-    from companion.matchlog import MatchLogError
-    from companion.recorded import RecordingError, referee_recording
+    from companion.recorded import referee_recording
 
     if args.game != "teleporters":
-        raise BadInput(f"--game {args.game}: vision reads only the Teleporters mat so far; "
+        raise UserError(f"--game {args.game}: vision reads only the Teleporters mat so far; "
                        f"judge {args.game} positions with `companion judge --game {args.game}`")
-    try:
-        summary = referee_recording(
-            args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
-            first=args.first, south_at=args.south_at, accept_after=args.accept_after,
-            start=None if args.start is None else _read_position(args.start),
-            empty=args.empty)
-    except (RecordingError, MatchLogError) as exc:
-        raise BadInput(str(exc)) from None
+    summary = referee_recording(
+        args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
+        first=args.first, south_at=args.south_at, accept_after=args.accept_after,
+        start=None if args.start is None else _read_position(args.start),
+        empty=args.empty)
     return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
 
 
 def _cmd_clip(args: argparse.Namespace) -> int:
     from companion.clips import (
         FOURCC,
-        ClipError,
         describe_truth,
         make_clip,
         sample_scene,
@@ -603,12 +566,12 @@ def _cmd_clip(args: argparse.Namespace) -> int:
     w, sep, h = args.size.lower().partition("x")
     if not (sep and w.isdigit() and h.isdigit() and 160 <= int(w) <= 4096
             and 90 <= int(h) <= 4096):
-        raise BadInput(f"--size is WIDTHxHEIGHT between 160x90 and 4096x4096, got "
+        raise UserError(f"--size is WIDTHxHEIGHT between 160x90 and 4096x4096, got "
                        f"{args.size!r}")
     if not 1 <= args.fps <= 120:
-        raise BadInput(f"--fps must be 1 to 120, got {args.fps:g}")
+        raise UserError(f"--fps must be 1 to 120, got {args.fps:g}")
     if not 0 <= args.tilt <= 40:
-        raise BadInput(f"--tilt must be 0 to 40 degrees, got {args.tilt:g}")
+        raise UserError(f"--tilt must be 0 to 40 degrees, got {args.tilt:g}")
     out = Path(args.out)
     scene = sample_scene(int(w), int(h), args.tilt, args.azimuth, args.seed)
     clip = make_clip(sample_script(args.robust), scene, args.fps)
@@ -616,14 +579,12 @@ def _cmd_clip(args: argparse.Namespace) -> int:
         if out.suffix.lower() in FOURCC:
             count = write_video(clip.frames(), out, args.fps)
         elif out.suffix:
-            raise BadInput(f"--out {out}: a video is .mp4, .avi, .mkv or .mov; a folder has "
+            raise UserError(f"--out {out}: a video is .mp4, .avi, .mkv or .mov; a folder has "
                            "no suffix")
         else:
             count = write_folder(clip.frames(), out)
-    except ClipError as exc:
-        raise BadInput(str(exc)) from None
     except OSError as exc:
-        raise BadInput(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"wrote {out}: {count} frames, {clip.seconds:.1f} s at {args.fps:g} fps, "
           f"{w}x{h}; what happens in it:")
     for line in describe_truth(clip):
@@ -637,9 +598,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    from companion.matchlog import MatchLogError
+    from vision.errors import VisionError
+
     try:
         return int(args.func(args))
-    except BadInput as exc:
+    # The one way a command fails on bad input: one line naming it, exit 2. The packages'
+    # own errors (a rule broken by the input, a profile or store that cannot be used) name
+    # the offending value too.
+    except (UserError, RulesError, VisionError, MatchLogError) as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:

@@ -23,6 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.errors import UserError
 from companion.rules.teleporters import (
     Position,
     TurnState,
@@ -51,9 +52,6 @@ SAMPLE_TURNS: tuple[tuple[str, ...], ...] = (
     ("Vc3se-c7nwxb7", "Pd2-d3", "Pb4-a3", "Vc3nw-c7se>c8"),
 )
 
-
-class ClipError(ValueError):
-    """A clip script that cannot be played (an illegal move where a legal one is scripted)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +190,7 @@ def _slide(position: Position, pole: str, to: str) -> Position:
     a, b = parse_square(pole), parse_square(to)
     poles = list(position.poles)
     if poles[a] is None or poles[b] is not None:
-        raise ClipError(f"slip {pole}-{to}: needs a Pole on {pole} and none on {to}")
+        raise UserError(f"slip {pole}-{to}: needs a Pole on {pole} and none on {to}")
     poles[b], poles[a] = poles[a], None
     return position.replace(poles=tuple(poles))
 
@@ -201,7 +199,7 @@ def make_clip(script: ClipScript = ClipScript(), scene: Scene | None = None,
               fps: float = 10.0) -> Clip:
     """Play ``script`` on the simulated table at ``fps``."""
     if fps <= 0:
-        raise ClipError(f"fps must be positive, got {fps}")
+        raise UserError(f"fps must be positive, got {fps}")
     scene = scene or Scene()
 
     def n(seconds: float) -> int:
@@ -248,7 +246,7 @@ def make_clip(script: ClipScript = ClipScript(), scene: Scene | None = None,
                 if (slip.turn, slip.move) == (k, j):
                     wrong = _slide(board, slip.pole, slip.to)
                     if explain(board, wrong, turn).legal:
-                        raise ClipError(f"slip {slip.pole}-{slip.to} in turn {k + 1} is a "
+                        raise UserError(f"slip {slip.pole}-{slip.to} in turn {k + 1} is a "
                                         "legal move: a slip must be illegal")
                     sq = parse_square(slip.pole)
                     hand_change(board, wrong, sq, side)
@@ -260,7 +258,7 @@ def make_clip(script: ClipScript = ClipScript(), scene: Scene | None = None,
                 move = parse_move(text)
                 after, turn = play(board, move, turn)
             except ValueError as exc:
-                raise ClipError(f"turn {k + 1} move {text!r}: {exc}") from None
+                raise UserError(f"turn {k + 1} move {text!r}: {exc}") from None
             hand_change(board, after, move.squares()[0], side)
             settled = still(after, HOLD_S, rest)
             board = after
@@ -314,7 +312,7 @@ def write_folder(frames: Iterator[np.ndarray | None], folder: str | Path,
         if image is None:
             path.write_bytes(b"\xff\xd8\xff\xe0 truncated")
         elif not cv2.imwrite(str(path), image):
-            raise ClipError(f"cannot write {path}")
+            raise UserError(f"cannot write {path}")
         count += 1
     return count
 
@@ -328,7 +326,7 @@ def write_video(frames: Iterator[np.ndarray | None], path: str | Path, fps: floa
     path = Path(path)
     code = FOURCC.get(path.suffix.lower())
     if code is None:
-        raise ClipError(f"{path}: write .mp4, .avi, .mkv or .mov")
+        raise UserError(f"{path}: write .mp4, .avi, .mkv or .mov")
     writer: cv2.VideoWriter | None = None
     count = 0
     rng = np.random.default_rng(0)
@@ -343,7 +341,7 @@ def write_video(frames: Iterator[np.ndarray | None], path: str | Path, fps: floa
                 size = (image.shape[1], image.shape[0])
                 writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*code), fps, size)
                 if not writer.isOpened():
-                    raise ClipError(f"{path}: OpenCV cannot write this video here")
+                    raise UserError(f"{path}: OpenCV cannot write this video here")
             writer.write(image)
             count += 1
     finally:
@@ -376,6 +374,23 @@ def sample_script(robust: bool = False) -> ClipScript:
                       light_drift=-0.2)
 
 
-__all__ = ["FOURCC", "REACH_S", "SAMPLE_TURNS", "Clip", "ClipError", "ClipScript", "Faults",
-           "Slip", "TruthSlip", "TruthTurn", "describe_truth", "expose", "faulty",
-           "make_clip", "sample_scene", "sample_script", "write_folder", "write_video"]
+__all__ = [
+    "FOURCC",
+    "REACH_S",
+    "SAMPLE_TURNS",
+    "Clip",
+    "ClipScript",
+    "Faults",
+    "Slip",
+    "TruthSlip",
+    "TruthTurn",
+    "UserError",
+    "describe_truth",
+    "expose",
+    "faulty",
+    "make_clip",
+    "sample_scene",
+    "sample_script",
+    "write_folder",
+    "write_video",
+]

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, TextIO
 import cv2
 import numpy as np
 
+from companion.front_end import app_unless_headless
 from companion.matchlog import MatchStore
 from companion.referee import VisionState
 from companion.rules.teleporters import (
@@ -43,7 +44,6 @@ from companion.session import (
     Session,
     TextLog,
     Vision,
-    app_unless_headless,
     describe_lights,
     open_store,
 )

@@ -6,27 +6,24 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from companion.errors import UserError
 from companion.rules.errors import RulesError
 from companion.rules.teleporters import Position
-
-
-class PositionFileError(ValueError):
-    """A position file that cannot be read or is not a position; the message names it."""
 
 
 def read_position(path: str) -> Position:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise PositionFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise PositionFileError(f"{path} is not a text file") from None
+        raise UserError(f"{path} is not a text file") from None
     stripped = text.strip()
     if not stripped:
-        raise PositionFileError(f"{path} is empty")
+        raise UserError(f"{path} is empty")
     try:
         if stripped.startswith("{"):
             return Position.from_json(stripped)
         return Position.from_text(stripped)
     except RulesError as exc:
-        raise PositionFileError(f"{path}: {exc}") from None
+        raise UserError(f"{path}: {exc}") from None

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.errors import UserError
 from companion.matchlog import MatchLogError, MatchStore
-from companion.position_files import PositionFileError, read_position
+from companion.position_files import read_position
 from companion.rules.errors import RulesError
 from companion.rules.teleporters import Position
 from companion.rules.teleporters.quests import Quest, check, solution_classes
@@ -17,15 +18,12 @@ from companion.rules.teleporters.quests import Quest, check, solution_classes
 EXIT_SOLVED, EXIT_NOT_SOLVED = 0, 1
 
 
-class QuestCliError(ValueError):
-    """Bad input to ``companion quest``; the message says which and what to do."""
-
 
 def _position(path: str) -> Position:
     try:
         return read_position(path)
-    except PositionFileError as exc:
-        raise QuestCliError(str(exc)) from None
+    except UserError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _store(db: str | None, create: bool) -> MatchStore | None:
@@ -37,24 +35,24 @@ def _store(db: str | None, create: bool) -> MatchStore | None:
     try:
         return MatchStore(path)
     except (MatchLogError, OSError) as exc:
-        raise QuestCliError(f"cannot open the match store {path}: {exc}") from None
+        raise UserError(f"cannot open the match store {path}: {exc}") from None
 
 
 def run_quest_cli(args: Any) -> int:
     try:
         quest = Quest.parse(args.quest)
     except RulesError as exc:
-        raise QuestCliError(str(exc)) from None
+        raise UserError(str(exc)) from None
     if args.classes:
         return _classes(quest, args.json)
     if args.scores:
         return _scores(args.db, args.json)
     if args.camera is not None:
         if args.position:
-            raise QuestCliError("give a POSITION file or --camera, not both")
+            raise UserError("give a POSITION file or --camera, not both")
         return _live(quest, args)
     if not args.position:
-        raise QuestCliError("give a POSITION file to check, or --camera N --profile P to "
+        raise UserError("give a POSITION file to check, or --camera N --profile P to "
                             "watch the mat (or --classes, --scores)")
     report = check(quest, _position(args.position))
     new = None
@@ -117,12 +115,13 @@ def _scores(db: str | None, as_json: bool) -> int:
 
 
 def _live(quest: Quest, args: Any) -> int:
+    from companion.front_end import app_unless_headless
     from companion.quest import QuestSession, QuestTextLog
-    from companion.run import RunError, load_profile, open_board, open_camera
-    from companion.session import Vision, app_unless_headless, open_store
+    from companion.run import load_profile, open_board, open_camera
+    from companion.session import Vision, open_store
 
     if not args.profile:
-        raise QuestCliError("--camera needs --profile PATH (made with companion calibrate)")
+        raise UserError("--camera needs --profile PATH (made with companion calibrate)")
 
     def say(line: str) -> None:
         print(line, flush=True)
@@ -130,18 +129,18 @@ def _live(quest: Quest, args: Any) -> int:
     try:
         profile = load_profile(args.profile)
         store = open_store(args.db, say)
-    except (RunError, MatchLogError) as exc:
-        raise QuestCliError(str(exc)) from None
+    except (UserError, MatchLogError) as exc:
+        raise UserError(str(exc)) from None
     app = app_unless_headless(args.headless, say)
     board = None
     try:
         board = open_board(args.bridge, say)
         source = open_camera(args.camera, profile.image_size)
-    except RunError as exc:
+    except UserError as exc:
         for thing in (board, store):
             if thing is not None:
                 thing.close()
-        raise QuestCliError(str(exc)) from None
+        raise UserError(str(exc)) from None
     session = QuestSession(quest, player=args.player, vision=Vision.from_profile(profile),
                            source=source, board=board, store=store)
     try:
@@ -160,4 +159,4 @@ def _live(quest: Quest, args: Any) -> int:
         session.close()
 
 
-__all__ = ["QuestCliError", "run_quest_cli"]
+__all__ = ["UserError", "run_quest_cli"]

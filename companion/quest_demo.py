@@ -16,11 +16,12 @@ from typing import TextIO
 
 from companion.clips import expose
 from companion.demo import SCENE, DemoError, calibrate_table, virtual_board
+from companion.front_end import app_unless_headless
 from companion.matchlog import MatchLogError, MatchStore
 from companion.quest import QuestSession, QuestTextLog
 from companion.rules.teleporters import Position, parse_square, square_name
 from companion.rules.teleporters.quests import Quest, check, solutions
-from companion.session import Vision, app_unless_headless, describe_lights, open_store
+from companion.session import Vision, describe_lights, open_store
 from vision.simtable import Hand, Scene, SimFrame, render
 from vision.sources import Frame, SourceEvent, SourceEventKind
 

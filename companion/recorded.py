@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.errors import UserError
 from companion.matchlog import MatchLogError, MatchStore
 from companion.matchlog.model import iso
 from companion.referee import (
@@ -58,10 +59,6 @@ ACCEPT_AFTER_S = 15.0  # disagreement this long in a recording: go on from the b
 JUDGE_UNSURE_AFTER_S = 0.4  # the same unsure reading this long: judge it (no one can help)
 PROGRESS_EVERY_S = 0.25
 
-
-class RecordingError(ValueError):
-    """A recording that cannot be refereed: unreadable, or no start position to calibrate
-    from. The message names the file and says what to do."""
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -237,17 +234,17 @@ class Progress:
 
 
 def open_recording(spec: str, fps: float) -> FrameSource:
-    """A video file or a folder of frames (at ``fps``). Raises :class:`RecordingError`."""
+    """A video file or a folder of frames (at ``fps``). Raises :class:`UserError`."""
     path = Path(spec)
     if not path.exists():
         if spec.isdigit():
-            raise RecordingError(f"{spec}: a recording is a video file or a folder of "
+            raise UserError(f"{spec}: a recording is a video file or a folder of "
                                  f"frames; to referee from camera {spec} use companion run")
-        raise RecordingError(f"{spec}: no such file or folder")
+        raise UserError(f"{spec}: no such file or folder")
     try:
         return open_source(str(path), fps)
     except VisionError as exc:
-        raise RecordingError(str(exc)) from None
+        raise UserError(str(exc)) from None
 
 
 def _frame_total(source: FrameSource) -> int | None:
@@ -271,49 +268,49 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
                       empty: str | None = None) -> Summary:
     """Referee the recording at ``spec``, from ``start`` (default the set-up; a recording that
     begins mid-game needs a ``profile``), ``first`` to move (default ``start``'s). Raises
-    :class:`RecordingError` for input that cannot be used (and ``MatchLogError`` for an
+    :class:`UserError` for input that cannot be used (and ``MatchLogError`` for an
     unusable ``db``); Ctrl-C ends the run early, with ``Summary.interrupted`` set and
     everything committed kept. ``empty``: a photo of the empty mat from the recording's camera,
     to calibrate with (not with a ``profile``, which holds its calibration)."""
     out = out or sys.stdout
     err = err or sys.stderr
     if fps <= 0:
-        raise RecordingError(f"--fps must be positive, got {fps:g}")
+        raise UserError(f"--fps must be positive, got {fps:g}")
     if accept_after < 0:
-        raise RecordingError(f"--accept-after must be 0 or more seconds, got {accept_after:g}")
+        raise UserError(f"--accept-after must be 0 or more seconds, got {accept_after:g}")
     if start is not None and profile is None:
-        raise RecordingError("--start needs --profile: the mat is calibrated from the set-up, "
+        raise UserError("--start needs --profile: the mat is calibrated from the set-up, "
                              "which a recording that begins mid-game does not show")
     if profile is not None and empty is not None:
-        raise RecordingError(f"--empty {empty} with --profile {profile}: the profile already "
+        raise UserError(f"--empty {empty} with --profile {profile}: the profile already "
                              "holds the calibration; give one of them (or calibrate again "
                              "with `companion calibrate --empty`)")
     bare = None
     if empty is not None:
-        from companion.run import RunError, load_empty
+        from companion.run import load_empty
 
         try:
             bare = load_empty(empty)
-        except RunError as exc:
-            raise RecordingError(str(exc)) from None
+        except UserError as exc:
+            raise UserError(str(exc)) from None
     reporter = Reporter(out, as_json)
     source = open_recording(spec, fps)
     if profile is not None:
-        from companion.run import RunError, load_profile
+        from companion.run import load_profile
 
         try:
             prof = load_profile(profile)
-        except RunError as exc:
+        except UserError as exc:
             source.close()
-            raise RecordingError(str(exc)) from None
+            raise UserError(str(exc)) from None
         cal_t = None
     else:
-        from companion.run import RunError, calibrate_from
+        from companion.run import calibrate_from
 
         try:
             prof, cal_t = calibrate_from(source, south_at, bare, empty)
-        except RunError as exc:
-            raise RecordingError(str(exc)) from None
+        except UserError as exc:
+            raise UserError(str(exc)) from None
         finally:
             source.close()
         source = open_recording(spec, fps)  # referee from the first frame
@@ -412,7 +409,7 @@ def _referee_frames(source: FrameSource, session: Session, reporter: Reporter,
 def _check_size(frame: Frame, size: tuple[int, int], spec: str) -> None:
     h, w = frame.image.shape[:2]
     if (w, h) != tuple(size):
-        raise RecordingError(f"{spec}: frame {frame.index} is {w}x{h} but the profile was "
+        raise UserError(f"{spec}: frame {frame.index} is {w}x{h} but the profile was "
                              f"calibrated at {size[0]}x{size[1]}")
 
 
@@ -456,5 +453,13 @@ def _closing(summary: Summary, session: Session, store: MatchStore | None) -> st
     return text
 
 
-__all__ = ["ACCEPT_AFTER_S", "Progress", "RecordingError", "Reporter", "Summary",
-           "clock", "open_recording", "referee_recording"]
+__all__ = [
+    "ACCEPT_AFTER_S",
+    "Progress",
+    "Reporter",
+    "Summary",
+    "UserError",
+    "clock",
+    "open_recording",
+    "referee_recording",
+]

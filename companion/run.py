@@ -22,17 +22,16 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from companion.errors import UserError
+from companion.front_end import app_unless_headless
 from companion.matchlog import MatchLogError, MatchStore
-from companion.session import BoardLink, Session, TextLog, app_unless_headless, open_store
+from companion.session import BoardLink, Session, TextLog, open_store
 from vision.errors import VisionError
 from vision.sources import CameraSource, Frame, FrameSource, SourceEvent, SourceEventKind
 
 FIRST_FRAME_S = 5.0  # a camera that sends nothing for this long at start is refused
 BOARD_ANSWER_S = 3.0  # an Uno reboots when its port opens: about 2 s
 
-
-class RunError(ValueError):
-    """Something ``companion run`` needs cannot be used; the message names it."""
 
 
 def load_profile(path: str) -> Any:
@@ -42,25 +41,25 @@ def load_profile(path: str) -> Any:
         return Profile.load(path)
     except VisionError as exc:  # CalibrationError: missing, not JSON, damaged, too new
         message = str(exc)
-        raise RunError(message if path in message else f"{path}: {message}") from None
+        raise UserError(message if path in message else f"{path}: {message}") from None
 
 
 def read_image(path: str, what: str = "") -> np.ndarray:
-    """The image at ``path``, (H, W, 3) uint8 BGR. Raises :class:`RunError` naming the file
+    """The image at ``path``, (H, W, 3) uint8 BGR. Raises :class:`UserError` naming the file
     (and ``what`` it is for)."""
     import cv2
 
     why = f" ({what})" if what else ""
     if not Path(path).is_file():
-        raise RunError(f"{path}: no such image{why}")
+        raise UserError(f"{path}: no such image{why}")
     image = cv2.imread(path, cv2.IMREAD_COLOR)
     if image is None:
-        raise RunError(f"{path}: not an image OpenCV can read{why}")
+        raise UserError(f"{path}: not an image OpenCV can read{why}")
     return image
 
 
 def load_empty(path: str) -> np.ndarray:
-    """The empty-mat photo at ``path``, BGR. Raises :class:`RunError` naming the file."""
+    """The empty-mat photo at ``path``, BGR. Raises :class:`UserError` naming the file."""
     return read_image(path, "the empty-mat photo")
 
 
@@ -69,7 +68,7 @@ def check_empty_size(empty: np.ndarray, path: str, size: tuple[int, int], what: 
     Checked here, not left to calibration, so the message names the file."""
     h, w = empty.shape[:2]
     if (w, h) != tuple(size):
-        raise RunError(f"the empty-mat photo {path} is {w}x{h} but {what} is {size[0]}x"
+        raise UserError(f"the empty-mat photo {path} is {w}x{h} but {what} is {size[0]}x"
                        f"{size[1]}: take both with the same camera at the same size")
 
 
@@ -95,7 +94,7 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
     """A profile from the first still frames of ``source`` (which must show the start
     position), and the time of the frame used. ``empty``: a photo of the empty mat from the
     same camera (read from ``empty_path``, named in messages). Raises
-    :class:`RunError`."""
+    :class:`UserError`."""
     from calibration.errors import CalibrationError
     from calibration.profile import calibrate, unsure_note
 
@@ -138,14 +137,14 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
             print(unsure_note(profile), file=sys.stderr)
         return profile, item.t
     if not tried:
-        raise RunError(f"{source.name}: no still frame in the first "
+        raise UserError(f"{source.name}: no still frame in the first "
                              f"{CALIBRATE_WITHIN_S:g} s to calibrate the mat from; give "
                              "--profile PROFILE (made with companion calibrate)")
     if empty is not None:  # the photo may be what is wrong (the camera moved): no guessing
-        raise RunError(f"{source.name}: the mat cannot be calibrated from the first "
+        raise UserError(f"{source.name}: the mat cannot be calibrated from the first "
                              f"still frame with the empty-mat photo {empty_path} ({tried[0]}). "
                              "Start on the set-up board, or give --profile PROFILE")
-    raise RunError(f"{source.name}: the first still frame does not show the start "
+    raise UserError(f"{source.name}: the first still frame does not show the start "
                          f"position, so the mat cannot be calibrated from it ({tried[0]}). "
                          "Start on the set-up board, or give --profile PROFILE")
 
@@ -159,7 +158,7 @@ def open_camera(index: int, size: tuple[int, int] | None,
         camera = (CameraSource(index) if opener is None
                   else CameraSource(index, opener=opener))
     except VisionError as exc:
-        raise RunError(str(exc)) from None
+        raise UserError(str(exc)) from None
     deadline = time.monotonic() + FIRST_FRAME_S
     while time.monotonic() < deadline:
         item = camera.read()
@@ -168,17 +167,17 @@ def open_camera(index: int, size: tuple[int, int] | None,
             if size is not None and (w, h) != tuple(size):
                 camera.close()
                 if empty_path is not None:
-                    raise RunError(f"camera {index} sends {w}x{h} frames but the empty-mat "
+                    raise UserError(f"camera {index} sends {w}x{h} frames but the empty-mat "
                                    f"photo {empty_path} is {size[0]}x{size[1]}: take it with "
                                    "this camera at this size")
-                raise RunError(f"camera {index} sends {w}x{h} frames but the profile was "
+                raise UserError(f"camera {index} sends {w}x{h} frames but the profile was "
                                f"calibrated at {size[0]}x{size[1]}: calibrate with this camera "
                                "at this size")
             return camera
         if isinstance(item, SourceEvent):
             time.sleep(0.05)
     camera.close()
-    raise RunError(f"camera {index} opened but sent no frames in {FIRST_FRAME_S:g} s")
+    raise UserError(f"camera {index} opened but sent no frames in {FIRST_FRAME_S:g} s")
 
 
 def open_board(spec: str, say: Callable[[str], None]) -> BoardLink | None:
@@ -212,17 +211,17 @@ def _check_port(port: str) -> None:
     import serial
 
     if not os.path.exists(port):
-        raise RunError(f"cannot open the board's port {port}: no such port")
+        raise UserError(f"cannot open the board's port {port}: no such port")
     try:
         serial.Serial(port, timeout=0).close()
     except (serial.SerialException, OSError, ValueError) as exc:
-        raise RunError(f"cannot open the board's port {port}: {exc}") from None
+        raise UserError(f"cannot open the board's port {port}: {exc}") from None
 
 
 def calibrate_live(source: CameraSource, south_at: str = "bottom",
                    empty: np.ndarray | None = None, empty_path: str | None = None) -> Any:
     """A profile from the camera's first still frames (the start position). Raises
-    :class:`RunError`."""
+    :class:`UserError`."""
     return calibrate_from(source, south_at, empty, empty_path)[0]
 
 
@@ -232,14 +231,14 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
              south_at: str = "bottom") -> int:
     """Referee a real game until the window is closed (or Ctrl-C, headless); 0 then.
     Without ``profile`` the mat is calibrated from the camera (``empty``: an empty-mat photo
-    to calibrate with). Raises :class:`RunError` for what cannot be used."""
+    to calibrate with). Raises :class:`UserError` for what cannot be used."""
     out = out or sys.stdout
 
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
     if profile is not None and empty is not None:
-        raise RunError(f"--empty {empty} with --profile {profile}: the profile already holds "
+        raise UserError(f"--empty {empty} with --profile {profile}: the profile already holds "
                        "the calibration; give one of them (or calibrate again with "
                        "`companion calibrate --empty`)")
     prof = None if profile is None else load_profile(profile)
@@ -248,7 +247,7 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
     try:
         store: MatchStore | None = open_store(db, say)
     except MatchLogError as exc:
-        raise RunError(str(exc)) from None
+        raise UserError(str(exc)) from None
     board: BoardLink | None = None
     source: CameraSource | None = None
     try:
@@ -288,5 +287,5 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
         session.close()
 
 
-__all__ = ["RunError", "calibrate_live", "check_empty_size", "load_empty", "load_profile",
+__all__ = ["UserError", "calibrate_live", "check_empty_size", "load_empty", "load_profile",
            "open_board", "open_camera", "run_live"]

@@ -30,10 +30,7 @@ Decisions the issue left open:
 
 from __future__ import annotations
 
-import importlib
 import logging
-import os
-import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -720,37 +717,6 @@ class Session:
             return (len(times) - 1) / (times[-1] - times[0])
 
 
-def find_app() -> tuple[Any | None, str]:
-    """The tablet app (``companion.app``) if it can show a window here, else (None, why not).
-    Imported only when wanted: a headless run never loads Kivy."""
-    try:
-        app: Any = importlib.import_module("companion.app")
-    except ImportError:
-        app = None
-    shown = app.display_available() if app is not None else _env_display()
-    if not shown:
-        return None, "no display found: running headless"
-    if app is None:
-        return None, "the tablet app is not part of this build: running headless"
-    return app, ""
-
-
-def app_unless_headless(headless: bool, say: Callable[[str], None]) -> Any | None:
-    """The tablet app, or None when ``headless`` or when it cannot show here (said why)."""
-    if headless:
-        return None
-    app, why = find_app()
-    if app is None:
-        say(why)
-    return app
-
-
-def _env_display() -> bool:
-    if sys.platform in ("darwin", "win32"):
-        return True
-    return any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY"))
-
-
 # --- text: one line per event (``--headless``) --------------------------------------------------
 
 
@@ -855,5 +821,4 @@ class TextLog:
 
 
 __all__ = ["BoardLink", "RecordingBoard", "Session", "SessionError", "Sighting", "TextLog",
-           "Vision", "app_unless_headless", "describe_event", "describe_lights", "find_app",
-           "open_store"]
+           "Vision", "describe_event", "describe_lights", "open_store"]

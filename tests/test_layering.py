@@ -1,5 +1,6 @@
-"""Layering (issue 2, Foundation): companion/rules is pure Python, and no package import
-cycles exist. Checked on the source text, so a lazy import inside a function counts too."""
+"""Layering: companion/rules is pure Python, and no package import cycles exist ("No import
+cycles (importlib included)"). Checked on the source text, so a lazy import inside a
+function, or ``importlib.import_module("...")``, counts too."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ def imports_of(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
+        elif (isinstance(node, ast.Call) and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"):
+            found.add(node.args[0].value)  # importlib.import_module("a.b") is an import too
     return found
 
 

@@ -404,3 +404,27 @@ def test_calibrate_camera_with_empty_needs_a_terminal(
                  str(tmp_path / "p.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs a terminal" in err and "--image START --empty" in err
+
+
+@pytest.mark.parametrize("error", ["user", "rules", "vision", "matchlog"])
+def test_every_package_error_is_one_line_and_exit_2(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], error: str) -> None:
+    """Issue 17/18: one way to fail: bad input reaches the user as one line naming it, exit
+    2, whichever package found it (one UserError for the commands, the packages' own
+    ValueError subclasses), never a traceback."""
+    import companion.cli as cli
+    from companion.errors import UserError
+    from companion.matchlog import MatchLogError
+    from companion.rules import RulesError
+    from vision.errors import VisionError
+
+    kinds = {"user": UserError, "rules": RulesError, "vision": VisionError,
+             "matchlog": MatchLogError}
+
+    def fails(args: object) -> int:
+        raise kinds[error]("the value 'x7' is wrong: say what to do")
+
+    monkeypatch.setattr(cli, "_cmd_mat", fails)
+    assert main(["mat", "--out", "unused.png"]) == 2
+    err = capsys.readouterr().err
+    assert err == "companion mat: the value 'x7' is wrong: say what to do\n"

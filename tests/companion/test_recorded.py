@@ -32,8 +32,8 @@ from companion.matchlog import MatchStore
 from companion.matchlog.model import parse_iso
 from companion.recorded import (
     Progress,
-    RecordingError,
     Summary,
+    UserError,
     clock,
     referee_recording,
 )
@@ -226,7 +226,7 @@ def test_a_recording_that_does_not_start_on_the_set_up_says_so(tmp_path: Path) -
     mid = random_midgame(random.Random(3), 4)
     clip = make_clip(ClipScript(turns=(), start=mid), sample_scene(seed=2))
     write_folder(clip.frames(), tmp_path / "frames")
-    with pytest.raises(RecordingError, match="does not show the start position"):
+    with pytest.raises(UserError, match="does not show the start position"):
         referee_recording(str(tmp_path / "frames"), db=str(tmp_path / "m.sqlite"),
                           out=io.StringIO(), err=io.StringIO())
 

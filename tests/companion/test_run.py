@@ -15,9 +15,10 @@ import pytest
 
 from companion.cli import main
 from companion.demo import SCENE, calibrate_table
+from companion.errors import UserError
 from companion.matchlog import MatchStore
 from companion.rules.teleporters import Position, parse_move, play
-from companion.run import RunError, open_camera, run_live
+from companion.run import open_camera, run_live
 from vision.simtable import render
 
 START = Position.start()
@@ -92,7 +93,7 @@ class FakeCapture:
 
 def test_a_frame_size_other_than_the_profiles_is_refused() -> None:
     small = np.zeros((180, 320, 3), np.uint8)
-    with pytest.raises(RunError, match="sends 320x180 frames but the profile was calibrated "
+    with pytest.raises(UserError, match="sends 320x180 frames but the profile was calibrated "
                        "at 640x360"):
         open_camera(0, (640, 360), opener=lambda _: FakeCapture([(small, None)]))
 
@@ -146,7 +147,7 @@ def test_run_refuses_an_empty_photo_it_cannot_use(
         profile_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 16: `run --empty` with `--profile` (the profile holds the calibration), an
     unreadable empty-mat photo, or one of another size than the camera's frames: exit 2 (or
-    RunError), one line naming the file."""
+    UserError), one line naming the file."""
     import cv2
 
     small = tmp_path / "small.png"
@@ -159,7 +160,7 @@ def test_run_refuses_an_empty_photo_it_cannot_use(
     assert main(["run", "--empty", str(junk), "--headless", "--bridge", "none"]) == 2
     assert "junk.png: not an image" in capsys.readouterr().err
     frame = render(START.to_json(), SCENE.with_(seed=901)).image
-    with pytest.raises(RunError, match=re.escape(
+    with pytest.raises(UserError, match=re.escape(
             f"camera 0 sends 640x360 frames but the empty-mat photo {small} is 320x180")):
         run_live(camera=0, empty=str(small), bridge="none", db=str(tmp_path / "m.sqlite3"),
                  headless=True, out=io.StringIO(),
