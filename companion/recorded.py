@@ -29,6 +29,7 @@ from companion.errors import UserError
 from companion.matchlog import MatchLogError, MatchStore
 from companion.matchlog.model import iso
 from companion.referee import (
+    SCHEMA,
     CommitBy,
     CorrectionAccepted,
     Event,
@@ -114,8 +115,8 @@ class Reporter:
 
     def _emit(self, doc: dict[str, Any], text: str) -> None:
         if self.as_json:
-            print(json.dumps(doc), file=self.out, flush=True)
-        else:
+            print(json.dumps({**doc, "schema": SCHEMA}), file=self.out, flush=True)
+        elif text:
             print(text, file=self.out, flush=True)
 
     def line(self, t: float, text: str) -> None:
@@ -123,59 +124,35 @@ class Reporter:
                    f"{clock(t):>8}  {text}")
 
     def event(self, ev: Event) -> None:
-        t = round(ev.t, 3)
+        """One referee event in its own words and JSON (docs/events.md); a wrong board or
+        the same unsure spaces seen again after a hand are said once, and hands only in
+        JSON (they come and go all match)."""
         if not isinstance(ev, (Uncertain, Occluded)):
             self._last_unsure = ()
+        at = ev.t
         if isinstance(ev, TurnCommitted):
             at = ev.settled_t if ev.settled_t is not None else ev.t
-            moves = [m.notation() for m in ev.moves]
-            self._emit({"event": "turn", "number": ev.number, "side": ev.side.value,
-                        "moves": moves, "position": ev.position.to_json(),
-                        "t": round(at, 3), "committed_t": t, "by": ev.by.value},
-                       f"{clock(at):>8}  turn {ev.number:<3} {ev.side.value:5}  "
-                       f"{' '.join(moves) or '-- (pass)'}")
             self._last_illegal = None
         elif isinstance(ev, IllegalChange):
             key = (ev.squares, ev.message)
             if key == self._last_illegal:
-                return  # the same wrong board seen again after a hand: said once
+                return
             self._last_illegal = key
             self.illegal.append(ev)
-            self._emit({"event": "illegal", "t": t, "side": ev.side.value,
-                        "spaces": list(ev.squares), "reason": ev.message, "rule": ev.rule.id,
-                        "clause": ev.clause},
-                       f"{clock(ev.t):>8}  ILLEGAL   {ev.side.value}: {ev.message} "
-                       f"({ev.clause}; spaces {', '.join(ev.squares)})")
-        elif isinstance(ev, WarningCleared):
+        elif isinstance(ev, (WarningCleared, CorrectionAccepted)):
             self._last_illegal = None
-            self._emit({"event": "put_right", "t": t},
-                       f"{clock(ev.t):>8}  put right: the board is legal again")
-        elif isinstance(ev, Occluded):
-            if self.as_json:  # hands come and go all match: only the JSON log lists them
-                self._emit({"event": "occluded", "t": t}, "")
         elif isinstance(ev, Uncertain):
             if ev.squares == self._last_unsure:
-                return  # looking again at the same spaces: said once
+                return
             self._last_unsure = ev.squares
-            self._emit({"event": "uncertain", "t": t, "spaces": list(ev.squares)},
-                       f"{clock(ev.t):>8}  unsure of {', '.join(ev.squares)}: looking again")
-        elif isinstance(ev, CorrectionAccepted):
-            self._last_illegal = None
-            self._emit({"event": "correction", "t": t, "spaces": list(ev.squares),
-                        "position": ev.accepted.to_json()},
-                       f"{clock(ev.t):>8}  CORRECTION the board as seen is taken as "
-                       f"{ev.side.value}'s turn start (spaces that disagreed: "
-                       f"{', '.join(ev.squares) or 'none'})")
-        elif isinstance(ev, FirstMoverChosen):
-            self._emit({"event": "first", "t": t, "side": ev.side.value},
-                       f"{clock(ev.t):>8}  {ev.side.value} moved first")
-        elif isinstance(ev, GameWon):
-            self._emit({"event": "win", "t": t, "side": ev.side.value},
-                       f"{clock(ev.t):>8}  WIN       {ev.side.value} wins: all four Poles "
-                       "on its Goal Telepads")
-        elif isinstance(ev, Refused):
-            self._emit({"event": "refused", "t": t, "action": ev.action, "reason": ev.reason},
-                       f"{clock(ev.t):>8}  cannot {ev.action.replace('_', ' ')}: {ev.reason}")
+        elif not isinstance(ev, (Occluded, FirstMoverChosen, GameWon, Refused)):
+            return  # the live table's own events (tentative moves, die, recovery offers)
+        doc = ev.to_json()
+        for key in ("t", "settled_t"):
+            if isinstance(doc.get(key), float):
+                doc[key] = round(doc[key], 3)
+        text = "" if isinstance(ev, Occluded) else f"{clock(at):>8}  {ev.LABEL:<9} {ev.describe()}"
+        self._emit(doc, text)
 
     def lost(self, t: float, why: str) -> None:
         if self._lost_since is None:

@@ -55,7 +55,6 @@ from companion.matchlog import (
     default_db_path,
 )
 from companion.referee import (
-    BoardSettled,
     CommitBy,
     CommitUndone,
     CorrectionAccepted,
@@ -65,17 +64,11 @@ from companion.referee import (
     GameStarted,
     GameWon,
     IllegalChange,
-    Occluded,
-    RecoveryOffered,
     Referee,
     RefereeConfig,
     RefereeError,
     RefereeState,
-    Refused,
-    RestoreShown,
-    TentativeMoves,
     TurnCommitted,
-    Uncertain,
     VisionState,
     WarningCleared,
 )
@@ -720,60 +713,13 @@ class Session:
 # --- text: one line per event (``--headless``) --------------------------------------------------
 
 
-_BY = {CommitBy.TABLET: "End turn on the tablet", CommitBy.BRIDGE: "the board's button",
-       CommitBy.OPPONENT: "the opponent starting to move",
-       CommitBy.RECORDING: "the end of the recording"}
-
-
 def _sq(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names)
 
 
 def describe_event(ev: Event) -> tuple[str, str]:
-    """(label, plain words) for one event."""
-    if isinstance(ev, GameStarted):
-        return "GAME", f"game started: {ev.position.to_move.value} to move"
-    if isinstance(ev, FirstMoverChosen):
-        return "FIRST", f"{ev.side.value} moves first"
-    if isinstance(ev, TentativeMoves):
-        if not ev.moves:
-            return "BOARD", f"{ev.side.value} to move: nothing moved this turn"
-        moves = " ".join(m.notation() for m in ev.moves)
-        alt = f" (or {len(ev.alternatives)} other readings)" if ev.alternatives else ""
-        win = "; all four Poles home: End turn wins" if ev.would_win else ""
-        return "MOVES", (f"{ev.side.value}: {moves}{alt} [markers left: Pole "
-                         f"{ev.pole_markers_left}, Port {ev.port_markers_left}]{win}")
-    if isinstance(ev, IllegalChange):
-        return "ILLEGAL", f"{ev.message} ({ev.clause})"
-    if isinstance(ev, WarningCleared):
-        return "PUT-RIGHT", "the board is legal again"
-    if isinstance(ev, Occluded):
-        return "HAND", "a hand is over the mat"
-    if isinstance(ev, Uncertain):
-        return "UNSURE", f"vision is not sure of {_sq(ev.squares)}: looking again"
-    if isinstance(ev, BoardSettled):
-        return "CLEAR", "the mat is clear" if ev.after == "occluded" else "vision is sure again"
-    if isinstance(ev, TurnCommitted):
-        moves = " ".join(m.notation() for m in ev.moves) or "pass"
-        return "COMMIT", (f"turn {ev.number} ({ev.side.value}) committed by {_BY[ev.by]}: "
-                          f"{moves}")
-    if isinstance(ev, CommitUndone):
-        return "UNDO", f"turn {ev.number} ({ev.side.value}) is open again"
-    if isinstance(ev, GameWon):
-        return "WIN", f"{ev.side.value} wins with all four Poles on its Goal Telepads"
-    if isinstance(ev, DieRolled):
-        return "DIE", f"rolled {ev.value} on a d{ev.sides} ({ev.source})"
-    if isinstance(ev, RecoveryOffered):
-        return "RECOVER", (f"the board has disagreed since t={ev.since:.1f}s: accept it as "
-                           f"seen, or ask what to restore ({_sq(ev.squares)})")
-    if isinstance(ev, CorrectionAccepted):
-        return "ACCEPTED", f"the board as seen is the turn's start ({_sq(ev.squares)} changed)"
-    if isinstance(ev, RestoreShown):
-        fixes = "; ".join(f"{f.square}: {f.want} (seen {f.seen})" for f in ev.fixes)
-        return "RESTORE", f"put back {fixes}"
-    if isinstance(ev, Refused):
-        return "REFUSED", f"{ev.action.replace('_', ' ')}: {ev.reason}"
-    return type(ev).__name__.upper(), ""  # pragma: no cover - every event is listed above
+    """(label, plain words) for one event: its own (``LABEL``, ``describe()``)."""
+    return ev.LABEL, ev.describe()
 
 
 def describe_lights(board: Mapping[str, Color]) -> str:

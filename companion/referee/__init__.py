@@ -15,6 +15,7 @@ from companion.referee.core import (
 )
 from companion.referee.events import (
     EVENT_TYPES,
+    SCHEMA,
     BoardSettled,
     CommitBy,
     CommitUndone,
@@ -37,7 +38,7 @@ from companion.referee.events import (
 )
 
 __all__ = [
-    "EVENT_TYPES", "BoardSettled", "CommitBy", "CommitUndone", "CorrectionAccepted",
+    "EVENT_TYPES", "SCHEMA", "BoardSettled", "CommitBy", "CommitUndone", "CorrectionAccepted",
     "DieRolled", "Event", "FirstMoverChosen", "Fix", "GameStarted", "GameWon", "IllegalChange",
     "Occluded", "RecoveryOffered", "Referee", "RefereeConfig", "RefereeError", "RefereeState",
     "Refused", "RestoreShown", "TentativeMoves", "TurnCommitted", "Uncertain", "UncertainScope",

@@ -1,7 +1,9 @@
 """What the referee says: one frozen value per thing that happened at the table.
 
-Every event carries the time ``t`` (seconds, as passed in by the caller) and turns itself into
-a JSON object with an ``"event"`` key, for the match log and the text printer. Squares are
+Every event carries the time ``t`` (seconds, as passed in by the caller), puts itself into
+plain words (``describe()``, under a short ``LABEL``) and into a JSON object with an
+``"event"`` key (``to_json()``): the one vocabulary of the text log, ``companion referee``
+(its ``--json`` lines follow :data:`SCHEMA`, docs/events.md) and the match log. Squares are
 named (``"e4"``), the way the bridge and the players name them; moves stay rules-core moves
 (``.notation()`` in JSON).
 """
@@ -14,9 +16,15 @@ from typing import Any, ClassVar
 
 from companion.rules.teleporters import Move, Position, Rule, Side, Violation
 
+SCHEMA = 1  # the version of the events' JSON (docs/events.md)
+
 
 def _notation(moves: tuple[Move, ...]) -> list[str]:
     return [m.notation() for m in moves]
+
+
+def _listed(names: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(names)
 
 
 class CommitBy(enum.Enum):
@@ -27,6 +35,12 @@ class CommitBy(enum.Enum):
     BRIDGE = "bridge"
     OPPONENT = "opponent_moved"
     RECORDING = "recording_ended"  # refereeing a recording: its last turn ends with it
+
+    @property
+    def words(self) -> str:
+        return {"tablet": "End turn on the tablet", "bridge": "the board's button",
+                "opponent_moved": "the opponent starting to move",
+                "recording_ended": "the end of the recording"}[self.value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +61,10 @@ class GameStarted:
     position: Position
 
     EVENT: ClassVar[str] = "game_started"
+    LABEL: ClassVar[str] = "GAME"
+
+    def describe(self) -> str:
+        return f"game started: {self.position.to_move.value} to move"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "to_move": self.position.to_move.value,
@@ -61,6 +79,10 @@ class FirstMoverChosen:
     side: Side
 
     EVENT: ClassVar[str] = "first_mover_chosen"
+    LABEL: ClassVar[str] = "FIRST"
+
+    def describe(self) -> str:
+        return f"{self.side.value} moved first"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "side": self.side.value}
@@ -81,6 +103,15 @@ class TentativeMoves:
     would_win: bool = False  # committing this turn wins the game
 
     EVENT: ClassVar[str] = "tentative_moves"
+    LABEL: ClassVar[str] = "MOVES"
+
+    def describe(self) -> str:
+        if not self.moves:
+            return f"{self.side.value} to move: nothing moved this turn"
+        alt = f" (or {len(self.alternatives)} other readings)" if self.alternatives else ""
+        win = "; all four Poles home: End turn wins" if self.would_win else ""
+        return (f"{self.side.value}: {' '.join(_notation(self.moves))}{alt} [markers left: "
+                f"Pole {self.pole_markers_left}, Port {self.port_markers_left}]{win}")
     POLE_MARKERS: ClassVar[int] = 2
     PORT_MARKERS: ClassVar[int] = 2
 
@@ -117,6 +148,11 @@ class IllegalChange:
     violations: tuple[Violation, ...] = ()
 
     EVENT: ClassVar[str] = "illegal_change"
+    LABEL: ClassVar[str] = "ILLEGAL"
+
+    def describe(self) -> str:
+        return (f"{self.side.value}: {self.message} ({self.clause}; spaces "
+                f"{_listed(self.squares)})")
 
     @property
     def clause(self) -> str:
@@ -136,6 +172,10 @@ class WarningCleared:
     t: float
 
     EVENT: ClassVar[str] = "warning_cleared"
+    LABEL: ClassVar[str] = "PUT-RIGHT"
+
+    def describe(self) -> str:
+        return "put right: the board is legal again"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t}
@@ -148,6 +188,10 @@ class Occluded:
     t: float
 
     EVENT: ClassVar[str] = "occluded"
+    LABEL: ClassVar[str] = "HAND"
+
+    def describe(self) -> str:
+        return "a hand is over the mat"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t}
@@ -163,6 +207,10 @@ class Uncertain:
     threshold: float
 
     EVENT: ClassVar[str] = "uncertain"
+    LABEL: ClassVar[str] = "UNSURE"
+
+    def describe(self) -> str:
+        return f"vision is not sure of {_listed(self.squares)}: looking again"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "squares": list(self.squares),
@@ -178,6 +226,10 @@ class BoardSettled:
     after: str  # "occluded" | "uncertain"
 
     EVENT: ClassVar[str] = "board_settled"
+    LABEL: ClassVar[str] = "CLEAR"
+
+    def describe(self) -> str:
+        return "the mat is clear" if self.after == "occluded" else "vision is sure again"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "after": self.after}
@@ -196,6 +248,11 @@ class TurnCommitted:
     settled_t: float | None = None  # when ``position`` was first seen (None: not seen yet)
 
     EVENT: ClassVar[str] = "turn_committed"
+    LABEL: ClassVar[str] = "COMMIT"
+
+    def describe(self) -> str:
+        moves = " ".join(_notation(self.moves)) or "pass"
+        return f"turn {self.number} ({self.side.value}) committed by {self.by.words}: {moves}"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "side": self.side.value, "turn": self.number,
@@ -213,6 +270,10 @@ class CommitUndone:
     moves: tuple[Move, ...]
 
     EVENT: ClassVar[str] = "commit_undone"
+    LABEL: ClassVar[str] = "UNDO"
+
+    def describe(self) -> str:
+        return f"turn {self.number} ({self.side.value}) is open again"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "side": self.side.value, "turn": self.number,
@@ -228,6 +289,10 @@ class GameWon:
     position: Position
 
     EVENT: ClassVar[str] = "game_won"
+    LABEL: ClassVar[str] = "WIN"
+
+    def describe(self) -> str:
+        return f"{self.side.value} wins with all four Poles on its Goal Telepads"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "side": self.side.value,
@@ -242,6 +307,10 @@ class DieRolled:
     source: str  # "bridge" (the electronic die) | "tablet"
 
     EVENT: ClassVar[str] = "die_rolled"
+    LABEL: ClassVar[str] = "DIE"
+
+    def describe(self) -> str:
+        return f"rolled {self.value} on a d{self.sides} ({self.source})"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "value": self.value, "sides": self.sides,
@@ -258,6 +327,11 @@ class RecoveryOffered:
     squares: tuple[str, ...]
 
     EVENT: ClassVar[str] = "recovery_offered"
+    LABEL: ClassVar[str] = "RECOVER"
+
+    def describe(self) -> str:
+        return (f"the board has disagreed since t={self.since:.1f}s: accept it as seen, or ask "
+                f"what to restore ({_listed(self.squares)})")
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "since": self.since,
@@ -275,6 +349,11 @@ class CorrectionAccepted:
     squares: tuple[str, ...]
 
     EVENT: ClassVar[str] = "correction_accepted"
+    LABEL: ClassVar[str] = "CORRECTION"
+
+    def describe(self) -> str:
+        return (f"the board as seen is {self.side.value}'s turn start (spaces that disagreed: "
+                f"{_listed(self.squares) or 'none'})")
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "side": self.side.value,
@@ -290,6 +369,13 @@ class RestoreShown:
     fixes: tuple[Fix, ...]
 
     EVENT: ClassVar[str] = "restore_shown"
+    LABEL: ClassVar[str] = "RESTORE"
+
+    def describe(self) -> str:
+        if not self.fixes:
+            return "nothing to restore: the board matches"
+        return "put back " + "; ".join(f"{f.square}: {f.want} (seen {f.seen})"
+                                       for f in self.fixes)
 
     @property
     def squares(self) -> tuple[str, ...]:
@@ -309,6 +395,10 @@ class Refused:
     reason: str
 
     EVENT: ClassVar[str] = "refused"
+    LABEL: ClassVar[str] = "REFUSED"
+
+    def describe(self) -> str:
+        return f"cannot {self.action.replace('_', ' ')}: {self.reason}"
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.EVENT, "t": self.t, "action": self.action, "reason": self.reason}
@@ -324,7 +414,7 @@ EVENT_TYPES: tuple[type, ...] = (
     CorrectionAccepted, RestoreShown, Refused)
 
 __all__ = [
-    "EVENT_TYPES", "BoardSettled", "CommitBy", "CommitUndone", "CorrectionAccepted",
+    "EVENT_TYPES", "SCHEMA", "BoardSettled", "CommitBy", "CommitUndone", "CorrectionAccepted",
     "DieRolled", "Event", "FirstMoverChosen", "Fix", "GameStarted", "GameWon", "IllegalChange",
     "Occluded", "RecoveryOffered", "Refused", "RestoreShown", "TentativeMoves", "TurnCommitted",
     "Uncertain", "WarningCleared",

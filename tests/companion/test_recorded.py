@@ -37,7 +37,7 @@ from companion.recorded import (
     clock,
     referee_recording,
 )
-from companion.referee import CommitBy
+from companion.referee import SCHEMA, CommitBy
 from companion.rules.teleporters import Position, TurnState, parse_move, play
 from companion.rules.teleporters.random_play import random_midgame
 
@@ -176,19 +176,21 @@ def test_matches_replay_points_at_the_frame(clips, runs, capsys) -> None:
 
 def test_json_lines(clips, tmp_path: Path) -> None:
     """Issue 8, Output: with --json one JSON object per line per event: turn (number, side,
-    moves, position, t), illegal (t, spaces, reason), occluded (t)."""
+    moves, position, t), illegal (t, spaces, reason), occluded (t). Issue 17: in the
+    referee's own vocabulary, the schema of docs/events.md, versioned."""
     clip, path, south_at = clips["frames-faulty"]
     out = io.StringIO()
     referee_recording(str(path), db=str(tmp_path / "m.sqlite"), fps=clip.fps,
                       as_json=True, out=out, err=io.StringIO(), south_at=south_at)
     docs = [json.loads(line) for line in out.getvalue().splitlines()]
-    turns = [d for d in docs if d["event"] == "turn"]
-    assert [d["number"] for d in turns] == [1, 2, 3, 4, 5]
+    assert all(d["schema"] == SCHEMA for d in docs)
+    turns = [d for d in docs if d["event"] == "turn_committed"]
+    assert [d["turn"] for d in turns] == [1, 2, 3, 4, 5]
     for d in turns:
-        assert {"side", "moves", "position", "t"} <= set(d)
+        assert {"side", "moves", "position", "t", "settled_t", "by"} <= set(d)
         assert Position.from_json(d["position"])
-    (illegal,) = [d for d in docs if d["event"] == "illegal"]
-    assert {"t", "spaces", "reason"} <= set(illegal) and "f5" in illegal["spaces"]
+    (illegal,) = [d for d in docs if d["event"] == "illegal_change"]
+    assert {"t", "squares", "message", "clause"} <= set(illegal) and "f5" in illegal["squares"]
     hands = [d for d in docs if d["event"] == "occluded"]
     assert len(hands) >= 5 * 4  # a hand for every move
     assert all(isinstance(d["t"], float | int) for d in docs if "t" in d)
@@ -319,7 +321,7 @@ def test_a_board_unexplained_for_a_while_is_taken_as_seen_and_said(clips, tmp_pa
 
 
 def test_a_winning_turn_ends_the_match_with_a_win_event(tmp_path: Path) -> None:
-    """Issue 8, Output: {"event": "win", "side": ...} when a turn wins; with --profile and
+    """Issue 8, Output: {"event": "game_won", "side": ...} when a turn wins; with --profile and
     --start the recording need not begin on the set-up (here: the demo's match, south's
     winning move)."""
     from calibration.profile import calibrate
@@ -343,9 +345,9 @@ def test_a_winning_turn_ends_the_match_with_a_win_event(tmp_path: Path) -> None:
                                 db=str(tmp_path / "m.sqlite"), as_json=True, out=out,
                                 err=io.StringIO())
     docs = [json.loads(line) for line in out.getvalue().splitlines()]
-    (win,) = [d for d in docs if d["event"] == "win"]
+    (win,) = [d for d in docs if d["event"] == "game_won"]
     assert win["side"] == "south" and summary.winner is not None
-    (turn,) = [d for d in docs if d["event"] == "turn"]
+    (turn,) = [d for d in docs if d["event"] == "turn_committed"]
     assert turn["moves"] == ["Pe6-e8"] and turn["by"] == "recording_ended"
     with MatchStore(tmp_path / "m.sqlite") as store:
         (item,) = store.list_matches()

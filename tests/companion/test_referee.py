@@ -537,6 +537,11 @@ def test_every_event_type_round_trips_to_json_in_one_game() -> None:
     for e in log:
         doc = json.loads(json.dumps(e.to_json()))
         assert doc["event"] == type(e).EVENT and doc["t"] == e.t
+        # Issue 17: each event puts itself into words once, for every front end
+        words = e.describe()
+        assert words and "\n" not in words and type(e).LABEL.isupper()
+    assert len({T.EVENT for T in EVENT_TYPES}) == len({T.LABEL for T in EVENT_TYPES}) == len(
+        EVENT_TYPES)
     assert isinstance(log[0], GameStarted) and log[0].to_json()["to_move"] == "south"
     with pytest.raises(AttributeError):
         log[0].t = 1.0  # type: ignore[misc]

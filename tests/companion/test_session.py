@@ -331,8 +331,8 @@ def test_text_lines_name_the_event_and_the_spaces_to_light() -> None:
     session.observe(START, t=0.0)
     session.observe(TOO_FAR, t=12.3)
     text = "".join(lines)
-    assert ("t= 12.3s  ILLEGAL   south Pole d1 to d4: a Pole walks one or two spaces, this is "
-            "3") in text
+    assert ("t= 12.3s  ILLEGAL   south: south Pole d1 to d4: a Pole walks one or two spaces, "
+            "this is 3") in text
     assert text.rstrip().endswith("— light d1, d4 red")
     assert describe_lights({}) == "lights off"
     assert describe_lights({"e6": Color.DIM_GREEN, "e8": Color.GREEN}) == \
