@@ -358,7 +358,8 @@ def calibrate_from_images(images: Mapping[str, np.ndarray] | Sequence[np.ndarray
     obj = _object_points(pattern, float(square_size))
     flags = cv2.CALIB_FIX_K3 if LENS.fix_k3 else 0
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-10)
-    rms, K, D, _, _, _, _, per_view = cv2.calibrateCameraExtended(
+    # OpenCV's stubs want output arrays where the documented call passes None to have them made
+    rms, K, D, _, _, _, _, per_view = cv2.calibrateCameraExtended(  # type: ignore[call-overload]
         [obj] * len(found), [c.reshape(-1, 1, 2).astype(np.float32) for _, c in found], size,
         None, None, flags=flags, criteria=criteria)
     per_view = np.asarray(per_view, np.float64).ravel()

@@ -340,6 +340,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
             uv = image_samples(layout, cam)
             lab = read_colour(image, uv)
             bare_look = read_colour(empty, uv)
+        assert bare_look is not None  # read above, from the empty photo
         empty_look = bare_look  # the bare mat at every sample point
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])

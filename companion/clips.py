@@ -33,7 +33,15 @@ from companion.rules.teleporters import (
     parse_square,
     play,
 )
-from vision.simtable import CameraPose, Hand, Lighting, Scene, SimFrame, render
+from vision.simtable import (
+    CameraPose,
+    Hand,
+    Lighting,
+    Scene,
+    SimFrame,
+    jpeg_round_trip,
+    render,
+)
 
 REACH_S = 0.6  # a hand reaching in, moving a piece and leaving
 HOLD_S = 1.0  # the board still after a move
@@ -163,9 +171,7 @@ def expose(image: np.ndarray, noise: float, jpeg_quality: int | None, seed: int
     out = np.clip(image.astype(np.float32) + rng.normal(0, noise, image.shape), 0, 255
                   ).astype(np.uint8)
     if jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = jpeg_round_trip(out, jpeg_quality)
     return out
 
 
@@ -339,7 +345,7 @@ def write_video(frames: Iterator[np.ndarray | None], path: str | Path, fps: floa
                 image = rng.integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
             if writer is None:
                 size = (image.shape[1], image.shape[0])
-                writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*code), fps, size)
+                writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*code), fps, size)
                 if not writer.isOpened():
                     raise UserError(f"{path}: OpenCV cannot write this video here")
             writer.write(image)

@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TextIO
 
-import cv2
 import numpy as np
 
 from companion.front_end import app_unless_headless
@@ -48,11 +47,12 @@ from companion.session import (
     open_store,
 )
 from firmware_bridge.colors import Color
-from vision.simtable import CameraPose, Hand, Scene, Sensor, SimFrame, render
+from vision.simtable import CameraPose, Hand, Scene, Sensor, SimFrame, jpeg_round_trip, render
 from vision.sources import Frame, SourceEvent, SourceEventKind
 
 if TYPE_CHECKING:
     from calibration.profile import Profile
+    from companion.referee import RefereeState
     from companion.session import BoardLink
 
 DEMO_START = ("2P5/1[nw]1P2P1/[SE]3P2[nw]/1[SE]3[pSW]2/4[SW][sw]1p/2[ne]5/2p5/4p3 south")
@@ -115,9 +115,7 @@ def expose(image: np.ndarray, sensor: Sensor, seed: int) -> np.ndarray:
         np.float32)
     out = np.clip(noisy, 0, 255).astype(np.uint8)
     if sensor.jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, sensor.jpeg_quality])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = jpeg_round_trip(out, sensor.jpeg_quality)
     return out
 
 
@@ -285,8 +283,11 @@ class DemoTable:
                     raise DemoError("the demo has no LED board to press the button of")
                 else:
                     self._press()
-                if not session.wait_until(lambda s, n=number: s.turn_number > n
-                                          or s.winner is not None, timeout=5.0):
+
+                def ended(state: RefereeState, n: int = number) -> bool:
+                    return state.turn_number > n or state.winner is not None
+
+                if not session.wait_until(ended, timeout=5.0):
                     raise DemoError(f"{step.kind} did not end turn {number}: "
                                     f"{_refusal(session)}")
                 seen = [(end_turn(board), TurnState())]

@@ -148,9 +148,9 @@ class Reporter:
         elif not isinstance(ev, (Occluded, FirstMoverChosen, GameWon, Refused)):
             return  # the live table's own events (tentative moves, die, recovery offers)
         doc = ev.to_json()
-        for key in ("t", "settled_t"):
-            if isinstance(doc.get(key), float):
-                doc[key] = round(doc[key], 3)
+        for name in ("t", "settled_t"):
+            if isinstance(doc.get(name), float):
+                doc[name] = round(doc[name], 3)
         text = "" if isinstance(ev, Occluded) else f"{clock(at):>8}  {ev.LABEL:<9} {ev.describe()}"
         self._emit(doc, text)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.framing import MAX_FRAME_PAYLOAD, encode_frame
@@ -321,7 +322,10 @@ def _exact(body: bytes, n: int, name: str) -> None:
     _check(len(body) == n, f"{name} body of {len(body)} bytes; expected {n}")
 
 
-def _enum(cls: type[enum.IntEnum], value: int, name: str) -> enum.IntEnum:
+_E = TypeVar("_E", bound=enum.IntEnum)
+
+
+def _enum(cls: type[_E], value: int, name: str) -> _E:
     try:
         return cls(value)
     except ValueError:

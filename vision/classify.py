@@ -249,7 +249,8 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
         if not walls:
             along = np.linspace(0.3, 0.7, WALL_SAMPLES)
             for sq in range(64):
-                pts[sq, cols] = _edge_xy(*origin[sq], edge, along, np.full(WALL_SAMPLES, t / 2))
+                pts[sq, cols] = _edge_xy(origin[sq, 0], origin[sq, 1], edge, along,
+                                         np.full(WALL_SAMPLES, t / 2))
             zs[:, cols] = g.wall_height / 2
             continue
         targets = _edge_targets(edge, a, inset, z)
@@ -361,7 +362,9 @@ def read_colour(image: np.ndarray, uv: np.ndarray) -> np.ndarray:
     so it moves lightness and leaves the chromaticities nearly where they were."""
     shape = uv.shape[:-1]
     maps = uv.reshape(-1, 1, 2).astype(np.float32)
-    bgr = cv2.remap(image, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # OpenCV's stubs miss remap's documented map2=None (map1 then holds x and y)
+    bgr = cv2.remap(image, maps, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
+                    borderMode=cv2.BORDER_REPLICATE)
     return colour_features(bgr.reshape(-1, 3)).reshape(*shape, 3)
 
 

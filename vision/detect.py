@@ -163,7 +163,7 @@ class Detector:
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
                                                      layout.ink, side_like, self.noise,
                                                      changed, self.bright, self.shade)
-        if empty is not None:
+        if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,

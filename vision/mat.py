@@ -256,7 +256,8 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
         cv2.rectangle(img, px(i - hw, 8 + hw), px(i + hw, -hw), c.line, -1, shift=_SHIFT)
         cv2.rectangle(img, px(-hw, i + hw), px(8 + hw, i - hw), c.line, -1, shift=_SHIFT)
     if ss > 1:
-        img = cv2.resize(img, (out_size, out_size), interpolation=cv2.INTER_AREA)
+        img = np.asarray(cv2.resize(img, (out_size, out_size), interpolation=cv2.INTER_AREA),
+                         np.uint8)
     return img
 
 

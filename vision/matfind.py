@@ -228,7 +228,8 @@ def _comb_contrasts(across_x: np.ndarray, across_y: np.ndarray,
 def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of ``gray`` at (N, 2) float points (u, v)."""
     maps = pts.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.remap(gray, maps, None, cv2.INTER_LINEAR,
+    # OpenCV's stubs miss remap's documented map2=None (map1 then holds x and y)
+    return cv2.remap(gray, maps, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
                      borderMode=cv2.BORDER_REPLICATE).reshape(-1).astype(np.float32)
 
 

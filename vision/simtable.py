@@ -277,8 +277,8 @@ def _draw_ground(table: str, table_colour: BGR, mat: MatModel, seed: int) -> np.
         grain = np.sin(yy / size * 90 + 3 * np.sin(xx / size * 7 + rng.uniform(0, 6)))
         tex = base * (0.85 + 0.12 * grain[..., None])
     elif table == "cloth":
-        noise = rng.normal(0, 1, (size // 4, size // 4)).astype(np.float32)
-        noise = cv2.resize(noise, (size, size), interpolation=cv2.INTER_LINEAR)
+        coarse = rng.normal(0, 1, (size // 4, size // 4)).astype(np.float32)
+        noise = cv2.resize(coarse, (size, size), interpolation=cv2.INTER_LINEAR)
         tex = base * (0.92 + 0.05 * noise[..., None])
     elif table == "check":
         # Gingham: bands one way and the other, darker where they cross; a little askew.
@@ -539,8 +539,8 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
             depth = cam.depth(centre[None])[0]
             rad_px = radius * cam.K[0, 0] / max(depth, 1e-3)
             shade = tone * (1.0 - 0.25 * min(1.0, i / 40))  # the forearm a little darker
-            colour = tuple(min(255.0, float(c) * shade) for c in hand.skin)
-            cv2.circle(img, (int(uv[0]), int(uv[1])), int(rad_px), colour, -1, cv2.LINE_AA)
+            skin = tuple(min(255.0, float(c) * shade) for c in hand.skin)
+            cv2.circle(img, (int(uv[0]), int(uv[1])), int(rad_px), skin, -1, cv2.LINE_AA)
             cv2.circle(hand_mask, (int(uv[0]), int(uv[1])), int(rad_px), 255, -1)
         mat_mask = np.zeros((H, W), np.uint8)
         cv2.fillConvexPoly(mat_mask, mat_poly.astype(np.int32), 255)
@@ -570,7 +570,13 @@ def _sensor(img: np.ndarray, cfg: Sensor, rng: np.random.Generator) -> np.ndarra
         noisy = img.astype(np.float32) + rng.normal(0, cfg.noise, img.shape).astype(np.float32)
         img = np.clip(noisy, 0, 255).astype(np.uint8)
     if cfg.jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cfg.jpeg_quality])
-        if ok:
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        img = jpeg_round_trip(img, cfg.jpeg_quality)
     return img
+
+
+def jpeg_round_trip(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` ((H, W, 3) uint8 BGR) as a camera sending JPEG at ``quality`` delivers it
+    (unchanged if OpenCV cannot code it)."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return image if decoded is None else np.asarray(decoded, np.uint8)

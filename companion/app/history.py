@@ -21,7 +21,7 @@ from companion.app.board import BoardView
 from companion.app.history_model import MatchRow, ReplayModel, match_rows
 from companion.app.kvload import load_kv
 from companion.app.model import Screen
-from companion.matchlog import Match, MatchLogError, MatchSummary
+from companion.matchlog import Match, MatchId, MatchLogError, MatchSummary
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class MatchSource(Protocol):
 
     def list_matches(self) -> list[MatchSummary]: ...
 
-    def get_match(self, match_id: int) -> Match: ...
+    def get_match(self, match_id: MatchId) -> Match: ...
 
 
 class MatchRowButton(Button):
@@ -92,7 +92,7 @@ class HistoryView(ModalView):
         """Show the replay of match ``match_id`` (from its start); False, said, if the store
         cannot give it."""
         try:
-            match = self.source.get_match(match_id)
+            match = self.source.get_match(MatchId(match_id))
         except MatchLogError as exc:
             log.warning("match %s: %s", match_id, exc)
             self.message = f"Could not read match {match_id}: {exc}"

@@ -95,15 +95,15 @@ def draw_position(position: Position, cell: int = 72, caption: str = "") -> np.n
             cv2.line(img, (cx, cy), (cx + sx * cell, cy), dark, wall)
             cv2.line(img, (cx, cy), (cx, cy + sy * cell), dark, wall)
     radius = int(cell * 0.27)
-    for sq, side in enumerate(position.poles):  # Poles on top
-        if side is None:
+    for sq, pole in enumerate(position.poles):  # Poles on top
+        if pole is None:
             continue
         x, y = origin(sq)
         centre = (x + cell // 2, y + cell // 2)
-        cv2.circle(img, centre, radius, SIDE_BGR[side], -1, cv2.LINE_AA)
-        cv2.circle(img, centre, radius, _darker(SIDE_BGR[side], 0.45), 2, cv2.LINE_AA)
+        cv2.circle(img, centre, radius, SIDE_BGR[pole], -1, cv2.LINE_AA)
+        cv2.circle(img, centre, radius, _darker(SIDE_BGR[pole], 0.45), 2, cv2.LINE_AA)
         cv2.circle(img, (centre[0] - radius // 3, centre[1] - radius // 3), max(2, radius // 4),
-                   _tint(SIDE_BGR[side], 0.3), -1, cv2.LINE_AA)
+                   _tint(SIDE_BGR[pole], 0.3), -1, cv2.LINE_AA)
     scale = cell / 150
     for f in range(8):
         name = square_name(square(f, 0))[0]

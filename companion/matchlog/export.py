@@ -606,7 +606,10 @@ def _json_event(doc: object, where: str) -> tuple[str, Event]:
                                f"one of {', '.join(k.value for k in EventKind)}") from None
     try:
         data = event_data_from_json(kind, fields)
-        return where, Event(doc.get("turn"), parse_iso(_text(doc.get("at"), "at")), data)
+        turn = doc.get("turn")
+        if isinstance(turn, bool) or not isinstance(turn, int):
+            raise MatchFormatError(f"{where}.turn", f"a turn number, got {_short(turn)}")
+        return where, Event(turn, parse_iso(_text(doc.get("at"), "at")), data)
     except (MatchLogError, RulesError) as exc:
         raise MatchFormatError(where, str(exc)) from None
 

@@ -88,7 +88,8 @@ def parse_iso(text: str) -> datetime:
     if not m:
         raise MatchLogError(f"{text!r} is not a UTC time like 2026-05-09T10:00:41.200Z")
     try:
-        return datetime(*(int(g) for g in m.groups()[:6]),
+        year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+        return datetime(year, month, day, hour, minute, second,
                         microsecond=int((m[7] or "0").ljust(3, "0")) * 1000, tzinfo=UTC)
     except ValueError as exc:
         raise MatchLogError(f"{text!r}: {exc}") from None

@@ -28,6 +28,7 @@ portals or two platforms); the pawns; ``reached=`` when not empty. ``-`` is an e
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -146,10 +147,7 @@ class Position:
                    first or variant.colours[0])
 
     def replace(self, **changes: Any) -> Position:
-        fields = {"variant": self.variant, "kinds": self.kinds, "arrows": self.arrows,
-                  "pawns": self.pawns, "to_move": self.to_move, "reached": self.reached}
-        fields.update(changes)
-        return Position(**fields)
+        return dataclasses.replace(self, **changes)
 
     # -- queries -------------------------------------------------------------------------------
 

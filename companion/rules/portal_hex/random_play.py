@@ -9,6 +9,7 @@ and once it has reached CENTRUM builds and fires exit-less portals to clear its 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from companion.rules.portal_hex.board import MAX_ROLL, Colour, Kind, Variant, distance
 from companion.rules.portal_hex.movegen import apply_unchecked, legal_moves, start_cells
@@ -68,7 +69,7 @@ def guided_move(pos: Position, rng: random.Random, roll: int | None = None) -> M
     def pick(options: list[Move]) -> Move | None:
         return rng.choice(options) if options else None
 
-    def best(scored: list[tuple[float, Move]]) -> Move | None:
+    def best(scored: Sequence[tuple[float, Move]]) -> Move | None:
         if not scored:
             return None
         low = min(s for s, _ in scored)

@@ -195,10 +195,10 @@ def _diagnose(start: Position, observed: Position, roll: int | None,
     what = f"{me.value} {kind.value} {square_name(a)} -> {square_name(b)}"
     if not both_portals:
         if kind is Kind.PRINCE and king_distance(a, b) > 1:
-            extra = ("" if a in active else f" (only a piece standing on a Portal may jump, "
+            why = ("" if a in active else f" (only a piece standing on a Portal may jump, "
                      f"and {square_name(a)} is not a Portal)") if b in active else ""
             return _illegal(Rule.PRINCE_ONE_SPACE, (a, b),
-                            f"{what}: the Prince moves one space in any direction{extra}")
+                            f"{what}: the Prince moves one space in any direction{why}")
         if kind is Kind.GUARD:
             if not same_line(a, b):
                 if b in active:

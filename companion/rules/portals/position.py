@@ -27,6 +27,7 @@ only when not the default: ``portals=`` the permanent Portal squares (``-`` for 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -127,10 +128,7 @@ class Position:
         return cls(tuple(board), tuple(sorted(set(portals))), portable, to_move, variant)
 
     def replace(self, **changes: Any) -> Position:
-        fields = {"pieces": self.pieces, "portals": self.portals, "portable": self.portable,
-                  "to_move": self.to_move, "variant": self.variant}
-        fields.update(changes)
-        return Position(**fields)
+        return dataclasses.replace(self, **changes)
 
     # -- queries -------------------------------------------------------------------------------
 

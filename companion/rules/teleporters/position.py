@@ -22,6 +22,7 @@ to move, then variant flags (``key=value``) when not the default::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -136,10 +137,7 @@ class Position:
         return cls(tuple(pole_list), tuple(port_list), to_move, variant)
 
     def replace(self, **changes: Any) -> Position:
-        fields = {"poles": self.poles, "ports": self.ports, "to_move": self.to_move,
-                  "variant": self.variant}
-        fields.update(changes)
-        return Position(**fields)
+        return dataclasses.replace(self, **changes)
 
     # -- queries ---------------------------------------------------------------------------------
 

@@ -255,7 +255,8 @@ class Position:
                 if not isinstance(sizes, list):
                     raise PositionError(f"{name} stash must be a list of sizes, got {sizes!r}")
                 stashes[Side.parse(name)] = sizes
-        pieces = {parse_space(k): Piece.from_json(v) for k, v in board_doc.items()}
+        pieces: dict[str | Space, Piece | tuple[Side, Iterable[int]]] = {
+            parse_space(k): Piece.from_json(v) for k, v in board_doc.items()}
         return cls.from_pieces(pieces, stashes, Side.parse(doc.get("to_move", "blue")), first)
 
     # -- text --------------------------------------------------------------------------------
