@@ -12,6 +12,9 @@ core, and mat finding from scratch.
     python3 benchmarks/bench_vision.py                 # 30 scenes x 10 positions = 300 frames
     python3 benchmarks/bench_vision.py --quick         # 6 scenes x 5 positions
     python3 benchmarks/bench_vision.py --prints ours   # every scene on our own print (as before)
+    python3 benchmarks/bench_vision.py --drift 1.12,0.3   # play frames 12% brighter and warmer
+                                                       # than the calibration photos (a
+                                                       # camera's auto-exposure and white balance)
     python3 benchmarks/bench_vision.py --devset DIR [--no-empty]   # photographed scenes instead,
                                                        # through the public CLI (see devset_report)
 """
@@ -33,6 +36,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +174,11 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                               **scene_tally.to_json(), "error": str(exc)})
             continue
         detector = profile.detector()
+        if args.drift is not None:  # the camera's exposure and white balance moved since
+            gain, warmth = args.drift
+            scene = replace(scene, lighting=replace(
+                scene.lighting, brightness=scene.lighting.brightness * gain,
+                temperature=scene.lighting.temperature + warmth))
         for k, (truth, hand) in enumerate(plays):
             frame = render(truth.to_json(), scene.with_(seed=scene.seed * 1000 + k))
             t0 = time.perf_counter()
@@ -239,7 +248,9 @@ def print_simulation(report: dict[str, Any], args: argparse.Namespace) -> None:
     print(f"vision benchmark: {frames} frames in {args.scenes} scenes "
           f"({report['calibration_failed']} calibrations failed), seed {args.seed}, "
           f"{args.prints} prints, calibrated "
-          f"{'with an empty-mat photo' if args.use_empty else 'from the start position alone'}")
+          f"{'with an empty-mat photo' if args.use_empty else 'from the start position alone'}"
+          + ("" if args.drift is None else
+             f"; play frames exposed x{args.drift[0]:g}, warmth {args.drift[1]:+g}"))
     print(f"  per-space accuracy      {report['space_accuracy']:.4f}   (target >= 0.999)")
     print(f"  whole-position accuracy {report['position_accuracy']:.4f}   (target >= 0.99)")
     print(f"  hand frames: {hands}, of which yielded a position: "
@@ -463,6 +474,17 @@ def devset_report(root: Path, use_empty: bool) -> dict[str, Any]:
     return {"devset": str(root), "empty": use_empty, "total": total, "per_scene": scenes}
 
 
+def _drift(text: str) -> tuple[float, float]:
+    gain, sep, warmth = text.partition(",")
+    try:
+        values = float(gain), float(warmth) if sep else 0.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"GAIN,WARMTH like 1.12,0.3, got {text!r}") from None
+    if not (math.isfinite(values[0]) and 0.2 <= values[0] <= 5 and math.isfinite(values[1])):
+        raise argparse.ArgumentTypeError(f"GAIN 0.2-5 and a finite WARMTH, got {text!r}")
+    return values
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=30)
@@ -472,6 +494,9 @@ def main() -> int:
     ap.add_argument("--prints", choices=["random", "ours"], default="random",
                     help="a random mat print per scene (default), or our own print throughout")
     ap.add_argument("--json", metavar="PATH")
+    ap.add_argument("--drift", metavar="GAIN,WARMTH", type=_drift,
+                    help="render the play frames (not the calibration photos) with the "
+                         "light's brightness times GAIN and its temperature plus WARMTH")
     ap.add_argument("--verbose", action="store_true",
                     help="name every frame read wrong, refused, or seen through a hand")
     ap.add_argument("--devset", metavar="DIR", type=Path,

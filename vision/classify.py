@@ -651,6 +651,40 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     return (np.sqrt((ratio / sl) ** 2 + (dc / sc) ** 2) / noise).astype(np.float32)
 
 
+def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray]:
+    """How the camera's exposure and white balance moved the whole frame since calibration:
+    (log lightness gain, (2,) chromaticity shift), from samples' features (..., 3) against
+    the bare look ``empty`` (..., 3; NaN unknown). Exposure scales every channel (lightness
+    by a factor), white balance each channel by its own (each log chromaticity by a step).
+    Most samples show bare mat, so the median change is the camera's; the samples near it
+    measure it (a piece or a shadow moves its own samples, not the median much). (0, 0)
+    where too few samples agree."""
+    cfg = CLASSIFY
+    none = (0.0, np.zeros(2, np.float32))
+    known = ~np.isnan(empty[..., 0])
+    if known.sum() < 16:
+        return none
+    f, e = feat[known], empty[known]
+    ratio = np.log((f[:, 0] + 0.02) / (e[:, 0] + 0.02))
+    shift = f[:, 1:] - e[:, 1:]
+    gain, step = float(np.median(ratio)), np.median(shift, axis=0)
+    near = ((np.abs(ratio - gain) < cfg.drift_light)
+            & (np.abs(shift - step) < cfg.drift_chroma).all(axis=1))
+    if near.sum() < cfg.drift_min_share * len(ratio):
+        return none
+    return float(np.median(ratio[near])), np.median(shift[near], axis=0).astype(np.float32)
+
+
+def undo_drift(feat: np.ndarray, drift: tuple[float, np.ndarray]) -> np.ndarray:
+    """Features (..., 3) as the calibration's exposure and white balance would show them
+    (``drift``: :func:`camera_drift`)."""
+    gain, step = drift
+    out = feat.copy()
+    out[..., 0] = (feat[..., 0] + 0.02) * np.float32(np.exp(-gain)) - 0.02
+    out[..., 1:] -= step
+    return out
+
+
 def camera_noise(feat: np.ndarray, ref: np.ndarray) -> float:
     """How much wider than the defaults the bare mat's allowances must be for this camera:
     features (N, 3) of bare mat in one photo against the same points in another (``ref``).

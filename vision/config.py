@@ -99,6 +99,13 @@ class ClassifyConfig:
     bare_shade_quantile: float = 0.001
     bare_shade_floor: float = 0.15
     bare_light_min_samples: int = 200  # bare samples in both photos to measure them from
+    # A camera's auto-exposure and white balance move the whole frame between calibration
+    # and play (classify.camera_drift): measured on the samples within these of the median
+    # change (bare mat, most of the board), where they are at least drift_min_share of the
+    # samples whose bare look is known; otherwise (a hand over half the mat) left alone.
+    drift_light: float = 0.1  # log lightness ratio
+    drift_chroma: float = 0.06  # log chromaticity
+    drift_min_share: float = 0.3
     bare_chroma_sigma: float = 0.04
     bare_chroma_dark: float = 0.006
     # Median bare_mat_distance between two photos of bare mat that a camera's noise may

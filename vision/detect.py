@@ -15,6 +15,7 @@ from vision.classify import (
     SampleLayout,
     SpaceReading,
     bare_side_like,
+    camera_drift,
     disc_change,
     image_samples,
     moved_discs,
@@ -27,6 +28,7 @@ from vision.classify import (
     sample_layout,
     shaded_samples,
     teleport_diagonals,
+    undo_drift,
     unexplained_spaces,
 )
 from vision.config import CLASSIFY, GATE
@@ -84,6 +86,8 @@ class Detector:
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
+    # the last frame's exposure and white balance against calibration's (camera_drift)
+    drift: tuple[float, np.ndarray] = field(init=False, default=(0.0, np.zeros(2, np.float32)))
 
     def __post_init__(self) -> None:
         self._tracker = MatTracker(self.fix)
@@ -143,10 +147,14 @@ class Detector:
         """Read the board in a frame from :meth:`prepare` ((H, W, 3) uint8 BGR)."""
         cam, layout, uv = self.camera(fix)
         feat = read_colour(image, uv)
+        # auto-exposure and white balance since calibration, measured where the bare look is
+        self.drift = (camera_drift(feat, self._empty_now) if self._empty_now is not None
+                      else (0.0, np.zeros(2, np.float32)))
+        feat = undo_drift(feat, self.drift)
         # A hand: spaces no piece and no bare mat explains, or a blob of foreign colour.
         if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise).any() or (
                 self.palette is not None
-                and self.palette.foreign_fraction(image, fix.homography)
+                and self.palette.foreign_fraction(image, fix.homography, self.drift)
                 >= GATE.occluded_fraction):
             return self._occluded(fix)
         empty = self._empty_now

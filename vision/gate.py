@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classify import colour_features
+from vision.classify import colour_features, undo_drift
 from vision.config import GATE
 
 BINS = GATE.palette_bins
@@ -48,10 +48,14 @@ def changed(a: np.ndarray, b: np.ndarray) -> bool:
 LEVELS = GATE.palette_levels
 
 
-def _bins(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _bins(bgr: np.ndarray, drift: tuple[float, np.ndarray] | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel of an (H, W, 3) uint8 image: its colour bin (lightness level, then the two
-    chromaticities), and whether it is too dark for its chromaticity to mean anything."""
+    chromaticities), and whether it is too dark for its chromaticity to mean anything; with
+    the camera's ``drift`` since calibration taken out (:func:`vision.classify.camera_drift`)."""
     feat = colour_features(bgr.reshape(-1, 3))
+    if drift is not None:
+        feat = undo_drift(feat, drift)
     span = GATE.chroma_span
     q = np.clip(((feat[:, 1:] + span) / (2 * span) * BINS).astype(np.int32), 0, BINS - 1)
     level = np.clip((feat[:, 0] * LEVELS).astype(np.int32), 0, LEVELS - 1)
@@ -98,10 +102,12 @@ class Palette:
         """The colours known to either palette."""
         return Palette(self.known | other.known)
 
-    def foreign_fraction(self, image: np.ndarray, homography: np.ndarray) -> float:
-        """Share of the mat covered by the largest blob of foreign colour."""
+    def foreign_fraction(self, image: np.ndarray, homography: np.ndarray,
+                         drift: tuple[float, np.ndarray] | None = None) -> float:
+        """Share of the mat covered by the largest blob of foreign colour, seen with the
+        camera's exposure and white balance at calibration (``drift``: how they moved)."""
         top = _top_down(image, homography, GATE.check_px)
-        b, dark = _bins(top)
+        b, dark = _bins(top, drift)
         foreign = (~self.known[b] & ~dark).astype(np.uint8)
         open_px = GATE.foreign_open_px
         foreign = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((open_px, open_px), np.uint8))
