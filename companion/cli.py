@@ -21,20 +21,11 @@ if TYPE_CHECKING:
 
 
 def _read_position(path: str) -> Position:
-    """A position from a JSON file, a text-notation file, or ``-`` (standard input)."""
+    """A Teleporters position from a JSON file, a text-notation file, or ``-`` (stdin)."""
     from companion.position_files import read_position
 
-    return read_position(path)
-
-
-def _read_text(path: str) -> str:
-    """A file's text, or standard input's for ``-``."""
-    try:
-        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not a text file") from None
+    position: Position = read_position(path)
+    return position
 
 
 def _cmd_setup(args: argparse.Namespace) -> int:
@@ -54,12 +45,10 @@ def _cmd_setup(args: argparse.Namespace) -> int:
 
 def _cmd_judge(args: argparse.Namespace) -> int:
     game = GAMES[args.game]
-    positions = []
-    for path, observed in ((args.start, False), (args.now, True)):
-        try:
-            positions.append(game.read_position(_read_text(path), observed=observed))
-        except RulesError as exc:
-            raise UserError(f"{path}: {exc}") from None
+    from companion.position_files import read_position
+
+    positions = [read_position(path, game.id, observed)
+                 for path, observed in ((args.start, False), (args.now, True))]
     try:
         roll = None if args.roll is None else game.parse_roll(args.roll)
         start = game.with_flags(positions[0], args.variant) if args.variant else positions[0]
