@@ -44,17 +44,15 @@ def _cmd_setup(args: argparse.Namespace) -> int:
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
-    game = GAMES[args.game]
     from companion.position_files import read_position
 
-    positions = [read_position(path, game.id, observed)
-                 for path, observed in ((args.start, False), (args.now, True))]
-    try:
-        roll = None if args.roll is None else game.parse_roll(args.roll)
-        start = game.with_flags(positions[0], args.variant) if args.variant else positions[0]
-        result = game.explain(start, positions[1], roll=roll)
-    except RulesError as exc:
-        raise UserError(str(exc)) from None
+    game = GAMES[args.game]
+    start, now = (read_position(path, game.id, observed)
+                  for path, observed in ((args.start, False), (args.now, True)))
+    roll = None if args.roll is None else game.parse_roll(args.roll)
+    if args.variant:
+        start = game.with_flags(start, args.variant)
+    result = game.explain(start, now, roll=roll)  # a RulesError here is bad input: main says so
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
