@@ -94,8 +94,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                   file=sys.stderr)
 
             def presses() -> None:
-                for _ in sys.stdin:
-                    dev.press_button()
+                # Raw reads: a thread blocked in sys.stdin's buffered reader holds its lock,
+                # and closing stdin at exit after Ctrl-C then waits for it for ever.
+                try:
+                    fd = sys.stdin.fileno()
+                except (AttributeError, ValueError, OSError):
+                    return  # no standard input to read presses from
+                while data := os.read(fd, 1024):
+                    for _ in range(data.count(b"\n")):
+                        dev.press_button()
 
             threading.Thread(target=presses, daemon=True).start()
             while True:

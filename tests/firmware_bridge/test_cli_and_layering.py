@@ -137,3 +137,33 @@ def test_missing_toolchain_is_a_skip_reason_not_a_crash(monkeypatch: pytest.Monk
     monkeypatch.setattr(simavr.shutil, "which", lambda name: None)
     with pytest.raises(simavr.ToolchainMissing, match="avr-gcc"):
         simavr.build("all", tmp_path)
+
+
+def test_bridge_simulate_presses_its_button_on_enter() -> None:
+    """`companion bridge simulate`: "press Enter to roll/press" (each Enter is one press, one
+    event the host sees), and Ctrl-C still stops it while stdin is being read."""
+    from firmware_bridge import Bridge, DieMode
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
+         "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
+         "sys.exit(a.func(a))", "bridge", "simulate", "--seed", "2"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        port = proc.stdout.readline().strip()  # type: ignore[union-attr]
+        with Bridge.open(port) as bridge:
+            bridge.die_mode(DieMode.D8)
+            assert bridge.sync()
+            proc.stdin.write("\n\n")  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
+            rolls = list(bridge.die_rolls(timeout=5.0))
+            deadline = time.monotonic() + 10
+            while len(rolls) < 2 and time.monotonic() < deadline:
+                rolls += list(bridge.die_rolls(timeout=1.0))
+        assert len(rolls) == 2 and all(r.sides == 8 for r in rolls)
+        proc.send_signal(2)  # SIGINT, as Ctrl-C
+        assert proc.wait(timeout=30) == 0
+        assert "Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
+    finally:
+        proc.kill()
