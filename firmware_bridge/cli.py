@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import stat
 import sys
 import threading
@@ -86,6 +87,10 @@ def cmd_test(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from firmware_bridge.virtual_device import VirtualDevice
 
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C stops it however it was started: a shell starts background jobs, and so
+        # their children, with SIGINT ignored, and Python then leaves it ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     with VirtualDevice(seed=args.seed) as dev:
         # Ctrl-C may come as soon as the port is printed: everything after is inside the try.
         try:
