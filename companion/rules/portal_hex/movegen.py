@@ -78,8 +78,9 @@ def fire_plan(pos: Position, i: int) -> Violation | tuple[list[tuple[int, ...]],
     sets of exits that receive demons and whether the move must name them."""
     geo, v, me = pos.geometry, pos.variant, pos.to_move
     name = geo.name(i)
-    if pos.kinds[i] is not Kind.PORTAL:
-        what = "nothing" if pos.kinds[i] is None else f"a {pos.kinds[i].value}"  # type: ignore[union-attr]
+    held = pos.kinds[i]
+    if held is not Kind.PORTAL:
+        what = "nothing" if held is None else f"a {held.value}"
         return _v(pos, Rule.NOT_A_PORTAL, (i,), f"only a portal can be activated, and {name} "
                   f"holds {what}")
     links = pos.links()
@@ -252,9 +253,9 @@ def check_build(pos: Position, move: Move) -> Violation | None:
         return Violation(Rule.BUILD_ON_EMPTY, (cell,), f"cell {name} is off the board")
     c = geo.index[cell]
     portal = move.action is Action.PORTAL
-    if pos.kinds[c] is not None:
+    if (there := pos.kinds[c]) is not None:
         return _v(pos, Rule.BUILD_ON_EMPTY, (c,), f"cell {name} already holds a "
-                  f"{pos.kinds[c].value}: new elements go on empty cells")  # type: ignore[union-attr]
+                  f"{there.value}: new elements go on empty cells")
     if not move.ins and not move.outs:
         if portal:
             return _v(pos, Rule.PORTAL_NEEDS_PLATFORM, (c,), f"the new portal on {name} is "

@@ -131,9 +131,8 @@ def _names(spaces: list[Space] | tuple[Space, ...]) -> str:
 def _diagnose(pos: Position, obs: Position, face: Face | None) -> Violation:
     side = pos.to_move
     changed = [sp for sp in range(len(pos.board)) if pos.board[sp] != obs.board[sp]]
-    if pos.winner() is not None:
-        return Violation(Rule.GAME_OVER, tuple(changed),
-                         f"the game is over: {pos.winner().value} has won")  # type: ignore[union-attr]
+    if (won := pos.winner()) is not None:
+        return Violation(Rule.GAME_OVER, tuple(changed), f"the game is over: {won.value} has won")
     if face is not None:
         return _diagnose_roll(pos, obs, face, changed)
     if pos.first_turn:
