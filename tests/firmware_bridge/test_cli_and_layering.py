@@ -57,13 +57,18 @@ def test_bridge_test_runs_the_pattern_on_a_board(capsys: pytest.CaptureFixture[s
         assert dev.state().colors[:71] == (0,) * 71
 
 
-def test_bridge_simulate_prints_its_port_and_stops_on_ctrl_c() -> None:
-    proc = subprocess.Popen(
+def _simulate(seed: int) -> subprocess.Popen[str]:
+    """`bridge simulate --seed SEED` in its own process, stdin, stdout and stderr piped."""
+    return subprocess.Popen(
         [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
          "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
-         "sys.exit(a.func(a))", "bridge", "simulate", "--seed", "1"],
+         "sys.exit(a.func(a))", "bridge", "simulate", "--seed", str(seed)],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
+
+
+def test_bridge_simulate_prints_its_port_and_stops_on_ctrl_c() -> None:
+    proc = _simulate(1)
     try:
         port = proc.stdout.readline().strip()  # type: ignore[union-attr]
         assert Path(port).exists()
@@ -144,12 +149,7 @@ def test_bridge_simulate_presses_its_button_on_enter() -> None:
     event the host sees), and Ctrl-C still stops it while stdin is being read."""
     from firmware_bridge import Bridge, DieMode
 
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
-         "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
-         "sys.exit(a.func(a))", "bridge", "simulate", "--seed", "2"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
+    proc = _simulate(2)
     try:
         port = proc.stdout.readline().strip()  # type: ignore[union-attr]
         with Bridge.open(port) as bridge:
