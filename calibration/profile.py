@@ -47,6 +47,7 @@ from vision.geometry import CameraModel, camera_model
 from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
 from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
+from vision.walls import line_layout, line_lightness, line_maps
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
 PROFILE_VERSION = 2  # 2: wall samples chosen by line of sight; printed inks
@@ -90,6 +91,9 @@ class Profile:
     # start spaces calibration read unsure, not as the start (see _check_start): the
     # referee will ask to look again there
     start_unsure: tuple[str, ...] = ()
+    # (64, 4, J, K) lightness of the empty mat across every edge (vision.walls), from the
+    # empty-mat photo; None without one
+    empty_lines: np.ndarray | None = None
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
@@ -98,7 +102,8 @@ class Profile:
                         undistort=None if self.intrinsics is None else undistorter(
                             self.intrinsics), noise=self.noise, bright=self.bright,
                         shade=self.shade,
-                        camouflage=self.camouflage, set_size=SET_SIZE)
+                        camouflage=self.camouflage, set_size=SET_SIZE,
+                        empty_lines=self.empty_lines)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -128,6 +133,8 @@ class Profile:
             "shading": self.shade,
             "wall_camouflage": _bits_json(self.camouflage),
             "start_unsure": list(self.start_unsure),
+            "empty_lines": None if self.empty_lines is None else np.where(
+                np.isnan(self.empty_lines), -9.0, np.round(self.empty_lines, 4)).tolist(),
         }
 
     def save(self, path: str | Path) -> None:
@@ -177,6 +184,7 @@ class Profile:
                 shade=_allowance("shading", doc.get("shading")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
+                empty_lines=_lines_from_json(doc.get("empty_lines")),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -221,6 +229,22 @@ def _bits_from_json(doc: Any) -> np.ndarray | None:
     if len(raw) != (n + 7) // 8:
         raise ValueError(f"wall_camouflage holds {len(raw)} bytes, not {(n + 7) // 8}")
     return np.unpackbits(raw)[:n].astype(bool).reshape(shape)
+
+
+def _lines_from_json(doc: Any) -> np.ndarray | None:
+    """The empty mat's lightness across the edges back from :meth:`Profile.to_json`; a
+    profile whose profiles were laid out otherwise (another version's settings) reads
+    walls by colour alone."""
+    if doc is None:
+        return None
+    lines = np.array(doc, np.float32)
+    if lines.shape != (64, 4, CLASSIFY.line_along, CLASSIFY.line_across):
+        return None
+    lines[lines <= -9.0] = np.nan
+    bad = ~np.isnan(lines) & ~((lines >= 0.0) & (lines <= 2.0))
+    if bad.any():
+        raise ValueError(f"empty_lines value {float(lines[bad][0])!r} is not a lightness")
+    return lines
 
 
 def _noise(value: Any) -> float:
@@ -332,6 +356,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     noise = 1.0
     bright = shade = None
     camouflage = None
+    lines = empty_lines = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
         camouflage = wall_camouflage(cam, empty, colours, geometry)
@@ -348,6 +373,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         palette = Palette.learn(image, fix.homography, noise).union(
             Palette.learn(empty, fix.homography, noise))
         inks = None
+        lines = line_layout(cam, geometry)
+        empty_lines = line_lightness(empty, line_maps(lines, cam))
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
         empty_look = lab.copy()
@@ -366,9 +393,9 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
                       bright=bright, shade=shade,
-                      camouflage=camouflage)
+                      camouflage=camouflage, empty_lines=empty_lines)
     detector = profile.detector()
-    detector.prime(fix.corners, layout, cam.K)
+    detector.prime(fix.corners, layout, cam.K, lines)
     detector.set_size = None  # a start read with pieces too many names them (_check_start)
     unsure = _check_start(detector.detect(raw, track=False), empty is not None)
     return replace(profile, start_unsure=unsure)

@@ -334,7 +334,7 @@ def _pole_clearance(camera: CameraModel, targets: np.ndarray, cyl: np.ndarray, t
     return clearance_each(rays, each, none, CLASSIFY.ray_iterations).reshape(64, n_t, n_p)
 
 
-def _neighbour_squares() -> np.ndarray:
+def neighbour_squares() -> np.ndarray:
     """(64, 9) square index of each space's neighbours in :func:`_neighbourhoods` order, -1
     off the mat."""
     out = np.full((64, 9), -1)
@@ -346,7 +346,7 @@ def _neighbour_squares() -> np.ndarray:
     return out
 
 
-_NEIGHBOURS = _neighbour_squares()
+_NEIGHBOURS = neighbour_squares()
 
 
 def image_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:
@@ -1046,14 +1046,18 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
 def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                layout: SampleLayout,
                diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]],
-               side_like: np.ndarray | None = None, shaded: np.ndarray | None = None
+               side_like: np.ndarray | None = None, shaded: np.ndarray | None = None,
+               walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None
                ) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
     (:func:`teleport_diagonals`); ``side_like`` (64, S, 2): where the bare mat looks like a
     side's colour (:func:`bare_side_like`); ``shaded`` (64, S): samples darker than the bare
-    mat was there (:func:`shaded_samples`)."""
+    mat was there (:func:`shaded_samples`); ``walls``: given the Poles read standing (64,)
+    bool, each edge's evidence (64, 4, 3) for [no wall, south's, north's] from its samples'
+    colours, and the side (64, 4) each edge's wall is read as from them, that evidence
+    with what the walls' shapes add (:mod:`vision.walls`: walls coloured like the mat)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -1071,6 +1075,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
                                    weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
+    if walls is not None:
+        edge_ll = walls(first[0], edge_ll, _CONFIG_STATES[np.argmax(scores, axis=1)])
+        scores = _arrangement_scores(edge_ll)
     scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores,
                                 loglik[:, layout.wall])
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement

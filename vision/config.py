@@ -154,6 +154,23 @@ class ClassifyConfig:
     # lit just like a pad printed in its colour), a quarter of the start's 16 piece spaces;
     # one read sure and wrong is a wrong set-up
     start_unsure_max: int = 4
+    # A wall coloured like the mat under it, read from its shape (vision.walls): profiles
+    # across each edge at line_along places (from line_along_from of the way along), of
+    # line_across points spanning where the wall would show and line_margin spaces beyond.
+    line_along: int = 7
+    line_along_from: float = 0.1
+    line_across: int = 7
+    line_margin: float = 0.04
+    line_dark: float = 0.02  # added to lightness before its log: black is noise, not ratio
+    line_pole_clear: float = 0.03  # spaces a profile's line of sight keeps from a Pole
+    line_least_along: int = 4  # profiles in clear view an edge needs to say anything
+    line_sigma_floor: float = 0.008  # log lightness: a clean camera's noise is no less
+    # structure (in noise deviations) between a bare edge's and a wall's, where the evidence
+    # turns; log-likelihood per deviation; most it says either way
+    line_structure: float = 2.5
+    line_gain: float = 2.0
+    line_cap: float = 6.0
+    line_colour_floor: float = 4.0
 
 
 CLASSIFY = ClassifyConfig()

@@ -1,0 +1,215 @@
+"""Walls coloured like the mat, read from their shape (issue 16: "pieces the same colour as
+the mat's printing", "black against white or ivory"): white Ports on cream paper, whose
+colour says nothing, are read from the change a standing wall makes across its edge."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calibration.errors import CalibrationError
+from calibration.profile import Profile, calibrate
+from companion.rules.teleporters import Position
+from tests.vision.helpers import assert_reads_exactly
+from vision.config import CLASSIFY
+from vision.geometry import camera_model
+from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
+from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
+from vision.walls import (
+    LineLayout,
+    _median,
+    colour_walls_across,
+    line_layout,
+    wall_structure,
+    with_structure,
+)
+
+WHITE, BLACK = (232, 232, 232), (34, 34, 36)
+CREAM = (226, 230, 232)
+# Cream paper, printed with nothing but its grid: a white wall's top is the paper's colour,
+# and its faces and shadow are only darker, as a shadow is.
+PAPER = MatModel(
+    print=MatPrint(quadrant=QuadrantMark.NONE, telepad=TelepadMark.RING,
+                   portpad=PortpadMark.NONE),
+    colours=MatColours(base=CREAM, line=(60, 60, 60), centre=CREAM, trapezoid=CREAM,
+                       border=CREAM, side={"south": (90, 90, 200), "north": (200, 120, 60)}),
+    border=0.0, line_width=0.03)
+EMPTY: dict[str, Any] = {"poles": {}, "ports": []}
+# White Ports standing alone, a black one, and black Poles beside them.
+WHITE_PORTS: dict[str, Any] = {
+    "poles": {"d4": "north", "f6": "north", "c6": "north"},
+    "ports": [{"square": "c3", "side": "south", "corner": "ne"},
+              {"square": "e5", "side": "south", "corner": "sw"},
+              {"square": "f3", "side": "south", "corner": "nw"},
+              {"square": "g6", "side": "north", "corner": "se"},
+              {"square": "b6", "side": "south", "corner": "se"}]}
+J, K = CLASSIFY.line_along, CLASSIFY.line_across
+
+
+def _scene(tilt: float, brightness: float, seed: int) -> Scene:
+    return Scene(pose=CameraPose(tilt_deg=tilt, azimuth_deg=20),
+                 lighting=Lighting(brightness=brightness),
+                 sensor=Sensor(noise=1, blur=0.4, jpeg_quality=95),
+                 style=PieceStyle(colours={"south": WHITE, "north": BLACK}, gloss=0.3),
+                 mat=PAPER, table="wood", seed=seed)
+
+
+def _profile(scene: Scene) -> Profile:
+    empty = render(EMPTY, scene.with_(seed=scene.seed * 1000 + 999)).image
+    return calibrate(render(Position.start().to_json(), scene).image, empty=empty)
+
+
+@pytest.mark.parametrize(("tilt", "brightness", "seed"), [(0, 0.8, 6), (30, 0.5, 7)])
+def test_white_ports_on_cream_paper_are_read(tilt: float, brightness: float,
+                                             seed: int) -> None:
+    """Issue 16, "pieces the same colour as the mat's printing": every white Port on cream
+    paper is read, straight down and at 30 degrees in dim light; by colour alone (the
+    profile without its empty-mat profiles) some are missed."""
+    scene = _scene(tilt, brightness, seed)
+    profile = _profile(scene)
+    assert profile.empty_lines is not None
+    assert profile.empty_lines.shape == (64, 4, J, K)
+    assert_reads_exactly(profile, scene, WHITE_PORTS, seed=1)
+    frame = render(WHITE_PORTS, scene.with_(seed=scene.seed * 1000 + 1)).image
+    by_colour = replace(profile, empty_lines=None).detector().detect(frame).position
+    assert by_colour is not None
+    white = {(p["square"], p["corner"]) for p in WHITE_PORTS["ports"] if p["side"] == "south"}
+    assert not white <= {(p["square"], p["corner"]) for p in by_colour["ports"]
+                         if p["side"] == "south"}
+
+
+def test_empty_lines_round_trip_and_damage() -> None:
+    """Profiles keep the empty mat's profiles; damaged values are refused with the value, and
+    profiles laid out otherwise (other settings) read walls by colour alone."""
+    profile = _profile(_scene(20, 0.6, 5))
+    doc = profile.to_json()
+    back = Profile.from_json(doc)
+    assert back.empty_lines is not None and profile.empty_lines is not None
+    np.testing.assert_allclose(np.nan_to_num(back.empty_lines, nan=-1),
+                               np.nan_to_num(profile.empty_lines, nan=-1), atol=1e-4)
+    bad = np.array(doc["empty_lines"])
+    bad[3, 1, 2, 4] = 7.5
+    with pytest.raises(CalibrationError, match=r"7\.5"):
+        Profile.from_json({**doc, "empty_lines": bad.tolist()})
+    assert Profile.from_json({**doc, "empty_lines": bad[:, :, :2].tolist()}).empty_lines is None
+    assert Profile.from_json({k: v for k, v in doc.items() if k != "empty_lines"}
+                             ).empty_lines is None
+
+
+# ---- the structure measure on made-up profiles --------------------------------------------
+
+
+def _lines(blocked: dict[int, int] | None = None) -> LineLayout:
+    """Profiles all on the mat; ``blocked``: square -> neighbour bits whose Pole every one
+    of its profile points sees past."""
+    bits = np.zeros((64, 4, J, K), np.int16)
+    for sq, b in (blocked or {}).items():
+        bits[sq] = b
+    return LineLayout(np.zeros((64, 4, J, K, 2)), bits)
+
+
+def _noisy(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    empty = rng.uniform(0.5, 0.9, (64, 4, J, K)).astype(np.float32)
+    return (empty * np.exp(rng.normal(0, 0.01, empty.shape))).astype(np.float32), empty
+
+
+WALL = np.array([0.0, 0.0, -0.4, -0.5, 0.05, 0.0, 0.0])  # a shaded face, a lit top
+
+
+def test_a_wall_across_its_edge_stands_out_and_a_shadow_does_not() -> None:
+    """A wall's structure is the same all along its edge; a broad shadow scales the whole
+    profile, and a shadow's edge crossing the line changes one place along it only."""
+    light, empty = _noisy(1)
+    light[10, 1] *= np.exp(WALL)  # a wall on c2's north edge, all along it
+    light[20, 0] *= 0.6  # a broad shadow over e3's south edge
+    light[30, 2, 1] *= np.exp(WALL)  # one place along g4's west edge only
+    s = wall_structure(light, empty, _lines(), np.zeros(64, bool))
+    assert s[10, 1] > 3 * CLASSIFY.line_structure
+    assert s[20, 0] < CLASSIFY.line_structure
+    assert s[30, 2] < CLASSIFY.line_structure
+    assert np.median(s) < 1.0
+
+
+def test_a_pole_read_standing_silences_the_profiles_past_it() -> None:
+    """A Pole's body is structure too: profiles whose line of sight passes a Pole read
+    standing say nothing (NaN), however they look; with the Pole not there, they speak."""
+    light, empty = _noisy(2)
+    light[10, 1] *= np.exp(WALL)
+    lines = _lines({10: 1 << 4})  # every profile of c2 passes c2's own Pole
+    poles = np.zeros(64, bool)
+    assert wall_structure(light, empty, lines, poles)[10, 1] > CLASSIFY.line_structure
+    poles[10] = True
+    assert np.isnan(wall_structure(light, empty, lines, poles)[10]).all()
+
+
+def test_shape_speaks_only_for_sides_coloured_like_the_mat() -> None:
+    """Only a side whose colour the bare mat there shares is judged by its wall's shape as
+    well as its colour, whose "looks as the bare mat did" then says little (so would the
+    wall); other sides keep their colour's evidence; nothing in view leaves the colours to
+    speak; a wall read by its colour across the line explains the structure on this side
+    of it."""
+    structure = np.full((64, 4), 0.3, np.float32)
+    structure[5, 0] = 40.0
+    structure[6, 0] = np.nan
+    structure[7, 0] = 40.0
+    like = np.zeros((64, 4, 2), bool)
+    like[..., 0] = True  # south's colour is the mat's
+    across = np.zeros((64, 4), bool)
+    across[7, 0] = True
+    edge_ll = np.zeros((64, 4, 3))
+    edge_ll[..., 1] = -11.0  # by colour: no south wall anywhere (nothing changed)
+    edge_ll[..., 2] = -50.0  # and plainly no north wall
+    out = with_structure(edge_ll, structure, like, across)
+    floor = -CLASSIFY.line_colour_floor  # "unchanged" says little against such a wall
+    assert out[5, 0].tolist() == [0.0, floor + CLASSIFY.line_cap, -50.0]
+    assert out[6, 0].tolist() == [0.0, -11.0, -50.0]
+    assert out[7, 0, 1] == floor
+    assert out[8, 0, 1] < floor  # a bare edge: against a wall of south's
+    assert (out[..., 2] == -50.0).all()
+
+
+def test_walls_across_the_line_read_by_colour() -> None:
+    """The wall across e4's north line is f5's... e5's south wall, read as north's, whose
+    colour e5's bare mat does not share: e4's north edge has it across; e4's west edge,
+    whose neighbour d4 reads a south wall coloured like the mat there, does not."""
+    sides = np.zeros((64, 4), int)
+    e4, e5, d4 = 28, 36, 27
+    sides[e5, 0] = 2  # e5's south edge: north's wall
+    sides[d4, 3] = 1  # d4's east edge: south's wall
+    like = np.zeros((64, 4, 2), bool)
+    like[d4, 3, 0] = True
+    across = colour_walls_across(sides, like)
+    assert across[e4, 1] and not across[e4, 2]
+    assert across.sum() == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-5, 5, allow_nan=False, width=32), min_size=1, max_size=12),
+       st.lists(st.booleans(), min_size=12, max_size=12))
+def test_masked_median_is_numpys(values: list[float], keep: list[bool]) -> None:
+    """The masked median is NumPy's median of the values kept, and 0 when none is."""
+    v = np.array(values)
+    k = np.array(keep[:len(values)])
+    want = float(np.median(v[k])) if k.any() else 0.0
+    assert _median(v[None], k[None])[0] == pytest.approx(want)
+
+
+def test_profiles_span_the_wall_and_stay_on_the_mat() -> None:
+    """Each profile crosses its edge's wall region (from outside the wall's footprint to
+    past where its top shows), and points off the mat are left out."""
+    cam = camera_model(np.array([[60.0, 0, 400], [0, 60.0, 120], [0, 0, 1]]), 1280, 720)
+    lines = line_layout(cam)
+    pts = lines.points
+    assert pts.shape == (64, 4, J, K, 2)
+    assert np.isnan(pts[0, 0, :, 0]).all()  # a1's south edge profiles start off the mat
+    assert not np.isnan(pts[0, 0, :, -1]).any()
+    d4_south = pts[27, 0]  # across y = 3 (rank 4's south edge)
+    assert np.nanmin(d4_south[..., 1]) < 3.0 < 3.0 + CLASSIFY.line_margin <= np.nanmax(
+        d4_south[..., 1])
+    assert np.allclose(d4_south[..., 0].std(axis=1), 0)  # straight across the edge

@@ -1,0 +1,230 @@
+"""Walls the colour cannot show: a Port coloured like the mat it stands on.
+
+A white wall on cream paper, or a black one on dark cloth, looks like the bare mat in every
+sample :mod:`vision.classify` reads: its top is the same colour, and its faces and its shadow
+are only darker, as a shadow is. What still gives it away is its shape. Across a grid line, a
+standing wall makes a pattern in the change from the empty-mat photo (a lit top, a shaded
+face, a cast shadow, each a few pixels wide) that stays the same all along the wall, while a
+shadow falling across the line is broad, or crosses it, and varies along it. So each edge's
+wall region is read as profiles across the edge at several places along it; the change from
+the empty look is taken in log lightness (a shade scales it, and one offset per edge takes
+that out), and the median profile along the edge is the wall's structure. Lines of sight
+that pass a Pole read standing are left out: a Pole's body is structure too.
+
+Coordinates: mat points in spaces, (x, y) = (file, rank) from the a1 corner, z up; image
+points (u, v) in pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.classify import EDGES, SIDES, WALL_SAMPLES, PieceGeometry, neighbour_squares
+from vision.config import CLASSIFY
+from vision.geometry import CameraModel
+from vision.raycast import Rays, clearance_each
+
+_FAR = 1000.0
+_LIGHTNESS = np.array([0.114, 0.587, 0.299], np.float32)  # B, G, R
+
+
+@dataclass(frozen=True, slots=True)
+class LineLayout:
+    """Where each space's four wall regions are read across (see the module docstring).
+
+    points: (64, 4, J, K, 2) float mat points on the mat (z = 0), EDGES order, J places
+    along each edge, K points across it; NaN where the point is off the mat (the table
+    round it is no steady reference). poles_in_view: (64, 4, J, K) int16 bits, one per
+    neighbour (bit n: neighbour n, west to east then south to north, the space itself 4),
+    whose Pole, standing, the point's line of sight passes within ``line_pole_clear``."""
+
+    points: np.ndarray
+    poles_in_view: np.ndarray
+
+
+def _across(edge: str, file: int, rank: int, along: float, inset: np.ndarray) -> np.ndarray:
+    """(N, 2) mat points ``inset`` spaces in from the edge, ``along`` of the way along it."""
+    if edge == "s":
+        return np.column_stack([np.full_like(inset, file + along), rank + inset])
+    if edge == "n":
+        return np.column_stack([np.full_like(inset, file + along), rank + 1 - inset])
+    if edge == "w":
+        return np.column_stack([file + inset, np.full_like(inset, rank + along)])
+    return np.column_stack([file + 1 - inset, np.full_like(inset, rank + along)])
+
+
+def _inset_of(edge: str, file: int, rank: int, xy: np.ndarray) -> np.ndarray:
+    """How far in from the edge mat points (N, 2) lie."""
+    if edge == "s":
+        return xy[:, 1] - rank
+    if edge == "n":
+        return rank + 1 - xy[:, 1]
+    if edge == "w":
+        return xy[:, 0] - file
+    return file + 1 - xy[:, 0]
+
+
+def line_layout(camera: CameraModel, geometry: PieceGeometry | None = None) -> LineLayout:
+    """The profiles across every edge for this camera: each spans, on the mat, where the
+    edge's wall would show (its box's corners seen down to the mat) and a margin each side."""
+    g = geometry or PieceGeometry()
+    cfg = CLASSIFY
+    t, h = g.wall_thickness, g.wall_height
+    c = camera.centre
+    along = np.linspace(cfg.line_along_from, 1 - cfg.line_along_from, cfg.line_along)
+    n_j, n_k = cfg.line_along, cfg.line_across
+    pts = np.zeros((64, 4, n_j, n_k, 2))
+    box = np.array([(0.0, 0.0), (t, 0.0), (0.0, h), (t, h)])  # (inset, height) corners
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        for i, edge in enumerate(EDGES):
+            for j, a in enumerate(along):
+                corners = _across(edge, f, r, a, box[:, 0])
+                k = (c[2] / (c[2] - box[:, 1]))[:, None]
+                seen = _inset_of(edge, f, r, c[:2] + (corners - c[:2]) * k)
+                span = np.linspace(seen.min() - cfg.line_margin, seen.max() + cfg.line_margin,
+                                   n_k)
+                pts[sq, i, j] = _across(edge, f, r, a, span)
+    off = ((pts < 0) | (pts > 8)).any(axis=-1)
+    pts[off] = np.nan
+    # each point's line of sight against every Pole of its neighbourhood
+    cyl = np.full((64, 9, 4), _FAR)
+    for sq in range(64):
+        file, rank = sq & 7, sq >> 3
+        for n, (dr, df) in enumerate((dr, df) for dr in (-1, 0, 1) for df in (-1, 0, 1)):
+            if 0 <= file + df < 8 and 0 <= rank + dr < 8:
+                cyl[sq, n] = (file + df + 0.5, rank + dr + 0.5, g.pole_diameter / 2,
+                              g.pole_height)
+    m = n_j * n_k * 4
+    targets = np.concatenate([np.nan_to_num(pts, nan=-_FAR).reshape(64, m, 2),
+                              np.zeros((64, m, 1))], axis=2)
+    rays = Rays(c, np.repeat(targets.reshape(-1, 3), 9, axis=0), g.pole_height + 0.05)
+    each = np.broadcast_to(cyl[:, None], (64, m, 9, 4)).reshape(-1, 1, 4)
+    none = np.full((len(each), 1, 2, 3), _FAR)
+    none[..., 1, :] += 0.1
+    near = clearance_each(rays, each, none, cfg.ray_iterations).reshape(64, 4, n_j, n_k, 9)
+    bits = ((near < cfg.line_pole_clear) << np.arange(9)).sum(axis=-1)
+    return LineLayout(pts, bits.astype(np.int16))
+
+
+def line_maps(lines: LineLayout, camera: CameraModel) -> tuple[np.ndarray, np.ndarray]:
+    """Where every profile point on the mat lies in the image: (N, 1, 2) float32 pixel
+    coordinates (u, v) of the N points on the mat, and which of the 64 * 4 * J * K points
+    they are (bool). Constant while the camera stays put: kept from frame to frame."""
+    flat = lines.points.reshape(-1, 2)
+    known = ~np.isnan(flat[:, 0])
+    return camera.image_points(flat[known]).reshape(-1, 1, 2).astype(np.float32), known
+
+
+def line_lightness(image: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(64, 4, J, K) float32 lightness (as :func:`vision.classify.read_colour`'s) of
+    ``image`` ((H, W, 3) uint8 BGR) at every profile point (``maps``, :func:`line_maps`);
+    NaN off the mat."""
+    uv, known = maps
+    out = np.full(len(known), np.nan, np.float32)
+    # OpenCV's stubs miss remap's documented map2=None (map1 then holds x and y)
+    bgr = cv2.remap(image, uv, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
+                    borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32)
+    out[known] = (bgr @ _LIGHTNESS + 4.0) / 255.0  # as read_colour's
+    return out.reshape(64, 4, CLASSIFY.line_along, CLASSIFY.line_across)
+
+
+def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
+                   poles: np.ndarray, noise: float = 1.0) -> np.ndarray:
+    """(64, 4) float32: how strongly each edge's wall region shows a wall's structure, in
+    standard deviations of the frame's own noise (0 where too little of it is in clear
+    view). ``light`` and ``empty`` (64, 4, J, K): lightness now and on the empty mat
+    (:func:`line_lightness`); ``poles`` (64,) bool: Poles read standing, whose bodies the
+    profiles must not take for walls."""
+    cfg = CLASSIFY
+    change = np.log((light + cfg.line_dark) / (empty + cfg.line_dark))
+    standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)  # (64, 9)
+    bits = (standing << np.arange(9)).sum(axis=1).astype(np.int16)
+    change = np.where((lines.poles_in_view & bits[:, None, None, None]) != 0, np.nan, change)
+    # the frame's noise, from every third point (thousands: plenty, and a third the sort)
+    finite = change.reshape(-1)[::3]
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return np.full((64, 4), np.nan, np.float32)
+    mid = np.median(finite)
+    sigma = max(1.4826 * float(np.median(np.abs(finite - mid))), cfg.line_sigma_floor * noise)
+    # a whole profile kept only where every point of it is in clear view
+    # points off the mat are left out of every profile of their edge alike (they lie at
+    # the same place across it); a profile with a point past a Pole is left out whole
+    on_mat = ~np.isnan(lines.points[..., 0]).any(axis=2)  # (64, 4, K)
+    whole = np.all(np.isfinite(change) | ~on_mat[:, :, None], axis=3)  # (64, 4, J)
+    enough = (whole.sum(axis=2) >= cfg.line_least_along) & (on_mat.sum(axis=2) >= 2)
+    view = whole[..., None] & on_mat[:, :, None]  # (64, 4, J, K)
+    offset = _median(change.reshape(64, 4, -1), view.reshape(64, 4, -1))  # (64, 4)
+    rel = change - offset[..., None, None]
+    profile = _median(np.moveaxis(rel, 2, 3), np.moveaxis(view, 2, 3))  # (64, 4, K)
+    n_k = np.maximum(on_mat.sum(axis=2), 1)
+    shape = np.sqrt((profile * profile * on_mat).sum(axis=2) / n_k)
+    # ... and most places along the edge must show structure of their own: a Pole's body
+    # leaning over the middle of the edge (a Pole too like the mat to be read) shows at a
+    # few places, and the median profile may take it from them
+    own = rel - _median(rel, np.broadcast_to(on_mat[:, :, None], rel.shape))[..., None]
+    each = np.sqrt((np.where(on_mat[:, :, None], own, 0.0) ** 2).sum(axis=3) / n_k[..., None])
+    score = np.minimum(shape, _median(each, whole)) / sigma
+    return np.asarray(np.where(enough, score, np.nan), np.float32)
+
+
+def _median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Median over the last axis of ``values`` where ``keep`` (same shape, bool); 0 where
+    nothing is kept. (NumPy's nanmedian warns on every empty slice, and is slower.)"""
+    n = keep.sum(axis=-1)
+    ordered = np.sort(np.where(keep, values, np.inf), axis=-1)
+    lo = np.take_along_axis(ordered, np.maximum((n - 1) // 2, 0)[..., None], axis=-1)[..., 0]
+    hi = np.take_along_axis(ordered, np.maximum(n // 2, 0)[..., None], axis=-1)[..., 0]
+    return np.where(n > 0, (lo + hi) / 2, 0.0)
+
+
+def colour_walls_across(edge_sides: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """(64, 4) bool: edges across whose line the neighbouring space has a wall of a side
+    whose colour its own bare look there does not share (read by its colour, not its
+    shape). ``edge_sides`` (64, 4): the side (0 none, 1 south, 2 north) each edge's wall is
+    read as, EDGES order; ``like`` (64, 4, 2): :func:`edge_side_like`."""
+    there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
+    side = edge_sides[there]
+    shown = np.take_along_axis(like[there], np.maximum(side - 1, 0)[..., None], axis=2)[..., 0]
+    return (_ACROSS >= 0) & (side > 0) & ~shown
+
+
+def with_structure(edge_ll: np.ndarray, structure: np.ndarray, side_like: np.ndarray,
+                   across: np.ndarray | None = None) -> np.ndarray:
+    """Each edge's evidence (64, 4, 3) for [no wall, south's, north's] with a wall's shape
+    added, for a side whose colour the bare mat there shares (``side_like`` (64, 4, 2),
+    :func:`edge_side_like`): there a wall of that side may look just as the bare mat did
+    at every sample (its top, seen from above), so its samples' "unchanged" says no more
+    than ``line_colour_floor`` against it; its structure (:func:`wall_structure` (64, 4);
+    NaN where too little is in view: the colours are left to say what they can) speaks for
+    it, and none against it. Other sides' walls show their colour, which says more.
+    ``across`` (64, 4) bool: edges whose line holds, on the other side, a wall read by its
+    colour: that wall's structure shows across the line too, and is no evidence of one
+    here."""
+    cfg = CLASSIFY
+    ll = np.clip(cfg.line_gain * (structure - cfg.line_structure), -cfg.line_cap, cfg.line_cap)
+    if across is not None:
+        ll = np.where(across, np.minimum(ll, 0.0), ll)
+    shaped = side_like & ~np.isnan(structure)[..., None]  # (64, 4, 2)
+    colour = np.maximum(edge_ll[..., 1:] - edge_ll[..., :1], -cfg.line_colour_floor)
+    out = edge_ll.copy()
+    out[..., 1:] = np.where(shaped, edge_ll[..., :1] + colour + np.nan_to_num(ll)[..., None],
+                            edge_ll[..., 1:])
+    return out
+
+
+def edge_side_like(side_like: np.ndarray, wall: slice) -> np.ndarray:
+    """(64, 4, 2) bool: edges whose wall samples' bare look (``side_like`` (64, S, 2),
+    :func:`vision.classify.bare_side_like`) is mostly like each side's colour."""
+    like = side_like[:, wall].reshape(64, 4, WALL_SAMPLES, len(SIDES))
+    return like.sum(axis=2) * 2 > WALL_SAMPLES
+
+
+_NEIGHBOURS = neighbour_squares()
+# The space across each edge (EDGES order; -1 off the mat) and the edge it sees there.
+_ACROSS = _NEIGHBOURS[:, [1, 7, 3, 5]]
+_ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
