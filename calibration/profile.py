@@ -47,7 +47,7 @@ from vision.geometry import CameraModel, camera_model
 from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
 from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
-from vision.walls import line_layout, line_lightness, line_maps
+from vision.shapes import lightness_at, line_layout, pole_axes, pole_body, sample_maps
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
 PROFILE_VERSION = 2  # 2: wall samples chosen by line of sight; printed inks
@@ -91,9 +91,13 @@ class Profile:
     # start spaces calibration read unsure, not as the start (see _check_start): the
     # referee will ask to look again there
     start_unsure: tuple[str, ...] = ()
-    # (64, 4, J, K) lightness of the empty mat across every edge (vision.walls), from the
+    # (64, 4, J, K) lightness of the empty mat across every edge (vision.shapes), from the
     # empty-mat photo; None without one
     empty_lines: np.ndarray | None = None
+    # (64, Z, 3) lightness of the empty mat on and beside every Pole's axis (vision.shapes)
+    empty_axes: np.ndarray | None = None
+    # vision.shapes.pole_body above which a space shows a Pole's body on this table
+    body_threshold: float | None = None
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
@@ -103,7 +107,8 @@ class Profile:
                             self.intrinsics), noise=self.noise, bright=self.bright,
                         shade=self.shade,
                         camouflage=self.camouflage, set_size=SET_SIZE,
-                        empty_lines=self.empty_lines)
+                        empty_lines=self.empty_lines, empty_axes=self.empty_axes,
+                        body_threshold=self.body_threshold)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -133,8 +138,9 @@ class Profile:
             "shading": self.shade,
             "wall_camouflage": _bits_json(self.camouflage),
             "start_unsure": list(self.start_unsure),
-            "empty_lines": None if self.empty_lines is None else np.where(
-                np.isnan(self.empty_lines), -9.0, np.round(self.empty_lines, 4)).tolist(),
+            "empty_lines": _looks_json(self.empty_lines),
+            "empty_axes": _looks_json(self.empty_axes),
+            "body_threshold": self.body_threshold,
         }
 
     def save(self, path: str | Path) -> None:
@@ -184,7 +190,11 @@ class Profile:
                 shade=_allowance("shading", doc.get("shading")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
-                empty_lines=_lines_from_json(doc.get("empty_lines")),
+                empty_lines=_looks_from_json(doc.get("empty_lines"), "empty_lines", (
+                    64, 4, CLASSIFY.line_along, CLASSIFY.line_across)),
+                empty_axes=_looks_from_json(doc.get("empty_axes"), "empty_axes", (
+                    64, len(CLASSIFY.body_heights), 3)),
+                body_threshold=_body_threshold_json(doc.get("body_threshold")),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -231,20 +241,45 @@ def _bits_from_json(doc: Any) -> np.ndarray | None:
     return np.unpackbits(raw)[:n].astype(bool).reshape(shape)
 
 
-def _lines_from_json(doc: Any) -> np.ndarray | None:
-    """The empty mat's lightness across the edges back from :meth:`Profile.to_json`; a
-    profile whose profiles were laid out otherwise (another version's settings) reads
-    walls by colour alone."""
+def _looks_json(looks: np.ndarray | None) -> list[Any] | None:
+    return None if looks is None else np.where(np.isnan(looks), -9.0,
+                                               np.round(looks, 4)).tolist()
+
+
+def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The empty mat's lightness at the shapes' points (:mod:`vision.shapes`) back from
+    :func:`_looks_json`; a profile whose points were laid out otherwise (another version's
+    settings) reads pieces by colour alone."""
     if doc is None:
         return None
-    lines = np.array(doc, np.float32)
-    if lines.shape != (64, 4, CLASSIFY.line_along, CLASSIFY.line_across):
+    looks = np.array(doc, np.float32)
+    if looks.shape != shape:
         return None
-    lines[lines <= -9.0] = np.nan
-    bad = ~np.isnan(lines) & ~((lines >= 0.0) & (lines <= 2.0))
+    looks[looks <= -9.0] = np.nan
+    bad = ~np.isnan(looks) & ~((looks >= 0.0) & (looks <= 2.0))
     if bad.any():
-        raise ValueError(f"empty_lines value {float(lines[bad][0])!r} is not a lightness")
-    return lines
+        raise ValueError(f"{name} value {float(looks[bad][0])!r} is not a lightness")
+    return looks
+
+
+def _body_threshold(start_bodies: np.ndarray) -> float:
+    """What a Pole's body must show (:func:`vision.shapes.pole_body`) on this table: a
+    margin over the most that a space left bare in the start photo shows (the start Poles'
+    shadows fall on some of them), and never less than the default."""
+    occupied = {_sq(n) for names in START_POLES.values() for n in names} | {
+        _sq(n) for n in START_PORTS}
+    bare = [q for q in range(64) if q not in occupied]
+    return max(CLASSIFY.body_structure,
+               CLASSIFY.body_margin * float(np.max(start_bodies[bare])))
+
+
+def _body_threshold_json(value: Any) -> float | None:
+    if value is None:
+        return None
+    threshold = float(value)
+    if not (np.isfinite(threshold) and 0.0 < threshold <= 1e4):
+        raise ValueError(f"body_threshold {value!r} is not a positive number")
+    return threshold
 
 
 def _noise(value: Any) -> float:
@@ -356,7 +391,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     noise = 1.0
     bright = shade = None
     camouflage = None
-    lines = empty_lines = None
+    shapes = empty_lines = empty_axes = body_threshold = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
         camouflage = wall_camouflage(cam, empty, colours, geometry)
@@ -373,8 +408,12 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         palette = Palette.learn(image, fix.homography, noise).union(
             Palette.learn(empty, fix.homography, noise))
         inks = None
-        lines = line_layout(cam, geometry)
-        empty_lines = line_lightness(empty, line_maps(lines, cam))
+        shapes = (line_layout(cam, geometry), pole_axes(cam, geometry))
+        empty_lines = lightness_at(empty, sample_maps(shapes[0].points, cam))
+        axes_at = sample_maps(shapes[1].points, cam, shapes[1].heights)
+        empty_axes = lightness_at(empty, axes_at)
+        body_threshold = _body_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
+                                                   noise))
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
         empty_look = lab.copy()
@@ -393,9 +432,10 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
                       bright=bright, shade=shade,
-                      camouflage=camouflage, empty_lines=empty_lines)
+                      camouflage=camouflage, empty_lines=empty_lines,
+                      empty_axes=empty_axes, body_threshold=body_threshold)
     detector = profile.detector()
-    detector.prime(fix.corners, layout, cam.K, lines)
+    detector.prime(fix.corners, layout, cam.K, shapes)
     detector.set_size = None  # a start read with pieces too many names them (_check_start)
     unsure = _check_start(detector.detect(raw, track=False), empty is not None)
     return replace(profile, start_unsure=unsure)

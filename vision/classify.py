@@ -971,7 +971,8 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
 
 def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
-                shaded: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                shaded: np.ndarray | None = None, bodies: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
     cfg = CLASSIFY
@@ -1040,6 +1041,17 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                                     1.0 - pool_share),
                                   1.0 - np.maximum(np.where(top_mute, 0, top_share),
                                                    np.where(foot_mute, 0, foot_share))))
+    if bodies is not None:
+        # No disc can tell one side's Pole from the bare mat (coloured like it), nor has the
+        # other side's Pole been seen: the body's shape says whether that side's stands.
+        # Not where walls stand in the space: they are structure too.
+        silent = [tm & fm for tm, fm in mutes]
+        only = silent[0] ^ silent[1]
+        walls_here = (_CONFIG_STATES[best] > 0).any(axis=1)
+        body = only & ~standing & ~walls_here & (bodies >= 1.0)
+        standing = standing | body
+        top_label = np.where(body, np.where(silent[0], 1, 2), top_label)
+        conf_pole = np.where(body, np.clip(bodies / 2, 0.0, 1.0), conf_pole)
     return standing, top_label, conf_pole
 
 
@@ -1047,8 +1059,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                layout: SampleLayout,
                diagonals: Callable[[list[int]], dict[int, tuple[bool, float]]],
                side_like: np.ndarray | None = None, shaded: np.ndarray | None = None,
-               walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None
-               ) -> list[SpaceReading]:
+               walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
+               bodies: np.ndarray | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -1057,7 +1069,10 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mat was there (:func:`shaded_samples`); ``walls``: given the Poles read standing (64,)
     bool, each edge's evidence (64, 4, 3) for [no wall, south's, north's] from its samples'
     colours, and the side (64, 4) each edge's wall is read as from them, that evidence
-    with what the walls' shapes add (:mod:`vision.walls`: walls coloured like the mat)."""
+    with what the walls' shapes add (:mod:`vision.shapes`: walls coloured like the mat);
+    ``bodies`` (64,): how strongly each space shows a Pole's body
+    (:func:`vision.shapes.pole_body`) against what this table's bare spaces show (1: a
+    body), for Poles coloured like the mat."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -1070,7 +1085,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     # ... and a Pole read standing may be what they saw
-    first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded)
+    first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -1086,7 +1101,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
     standing, top_label, conf_pole = (
         first if np.array_equal(order[:, 0], best)
-        else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded))
+        else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded,
+                         bodies))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

@@ -154,7 +154,7 @@ class ClassifyConfig:
     # lit just like a pad printed in its colour), a quarter of the start's 16 piece spaces;
     # one read sure and wrong is a wrong set-up
     start_unsure_max: int = 4
-    # A wall coloured like the mat under it, read from its shape (vision.walls): profiles
+    # A wall coloured like the mat under it, read from its shape (vision.shapes): profiles
     # across each edge at line_along places (from line_along_from of the way along), of
     # line_across points spanning where the wall would show and line_margin spaces beyond.
     line_along: int = 7
@@ -171,6 +171,14 @@ class ClassifyConfig:
     line_gain: float = 2.0
     line_cap: float = 6.0
     line_colour_floor: float = 4.0
+    # A Pole coloured like the mat, read from its body (vision.shapes.pole_body): its axis at
+    # these heights (of a Pole's), against body_beside spaces either side; this much
+    # structure (noise deviations) is a body
+    body_heights: tuple[float, ...] = (0.25, 0.4, 0.55, 0.7, 0.85)
+    body_beside: float = 0.32
+    body_structure: float = 12.0
+    # ... and at least this many times what a bare space showed in the start photo (shadows)
+    body_margin: float = 2.0
 
 
 CLASSIFY = ClassifyConfig()

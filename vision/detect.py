@@ -35,13 +35,17 @@ from vision.config import CLASSIFY, GATE
 from vision.gate import Palette
 from vision.geometry import CameraModel, camera_model
 from vision.matfind import MatFix, MatTracker
-from vision.walls import (
+from vision.shapes import (
     LineLayout,
+    Maps,
+    PoleAxes,
     colour_walls_across,
     edge_side_like,
+    lightness_at,
     line_layout,
-    line_lightness,
-    line_maps,
+    pole_axes,
+    pole_body,
+    sample_maps,
     wall_structure,
     with_structure,
 )
@@ -87,9 +91,13 @@ class Detector:
     # (Poles, Ports) of each side in the set (the start position's): a reading with more of
     # a side shows something other than the set's pieces over the mat (skin like light wood)
     set_size: tuple[int, int] | None = None
-    # (64, 4, J, K) the empty mat's lightness across every edge (vision.walls.line_lightness,
-    # at the calibration's fix): walls coloured like the mat are read from their shape
+    # (64, 4, J, K) the empty mat's lightness across every edge, and (64, Z, 3) on and beside
+    # every Pole's axis (vision.shapes, at the calibration's fix): pieces coloured like the
+    # mat are read from their shape
     empty_lines: np.ndarray | None = None
+    empty_axes: np.ndarray | None = None
+    # pole_body above which a space shows a Pole's body on this table (None: not read)
+    body_threshold: float | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, and which Pole discs it
@@ -98,10 +106,9 @@ class Detector:
                                                                          default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
-    _lines: LineLayout | None = field(init=False, default=None)
-    # the camera's homography and where the profiles lie in its image (walls.line_maps)
-    _line_maps: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = field(
-        init=False, default=None)
+    _shapes: tuple[LineLayout, PoleAxes] | None = field(init=False, default=None)
+    # the camera's homography and where the wall profiles and Pole axes lie in its image
+    _shape_maps: tuple[np.ndarray, Maps, Maps] | None = field(init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
     # the last frame's exposure and white balance against calibration's (camera_drift)
     drift: tuple[float, np.ndarray] = field(init=False, default=(0.0, np.zeros(2, np.float32)))
@@ -117,12 +124,12 @@ class Detector:
         return self._empty_now is not None
 
     def prime(self, corners: np.ndarray, layout: SampleLayout, K: np.ndarray,
-              lines: LineLayout | None = None) -> None:
-        """Take a sample layout (and wall profiles) already planned for a fix with these
-        corners (planning one takes a good fraction of a second)."""
+              shapes: tuple[LineLayout, PoleAxes] | None = None) -> None:
+        """Take a sample layout (and wall profiles and Pole axes) already planned for a fix
+        with these corners (planning one takes a good fraction of a second)."""
         self._layout = (corners, layout, K)
-        if lines is not None:
-            self._lines = lines
+        if shapes is not None:
+            self._shapes = shapes
 
     def camera(self, fix: MatFix) -> tuple[CameraModel, SampleLayout, np.ndarray]:
         """Camera, sample layout and image sample points for a fix. The layout (and the focal
@@ -193,26 +200,31 @@ class Detector:
                                                      changed, self.bright, self.shade)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = None
+        walls = bodies = None
         if empty is not None and side_like is not None and self.empty_lines is not None:
-            if self._lines is None:  # planned once: the empty look was read at the home fix
-                self._lines = line_layout(cam, self.geometry)
-            lines, empty_lines = self._lines, self.empty_lines
-            if self._line_maps is None or not np.array_equal(self._line_maps[0],
-                                                             cam.homography):
-                self._line_maps = (cam.homography, line_maps(lines, cam))
-            light = line_lightness(image, self._line_maps[1])
+            if self._shapes is None:  # planned once: the empty look was read at the home fix
+                self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry))
+            lines, axes = self._shapes
+            if self._shape_maps is None or not np.array_equal(self._shape_maps[0],
+                                                              cam.homography):
+                self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
+                                    sample_maps(axes.points, cam, axes.heights))
+            light = lightness_at(image, self._shape_maps[1])
             like = edge_side_like(side_like, layout.wall)
+            empty_lines = self.empty_lines
 
             def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
                       ) -> np.ndarray:
                 return with_structure(
                     edge_ll, wall_structure(light, empty_lines, lines, poles, self.noise),
                     like, colour_walls_across(edge_sides, like))
+            if self.empty_axes is not None and self.body_threshold is not None:
+                bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
+                                   self.noise) / self.body_threshold
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
-                              side_like, shaded, walls)
+                              side_like, shaded, walls, bodies)
         # One piece too many may be a misreading, which the referee names, and so may a few
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood).

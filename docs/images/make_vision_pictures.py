@@ -20,8 +20,24 @@ from calibration.profile import calibrate  # noqa: E402
 from companion.rules.teleporters import Position  # noqa: E402
 from companion.rules.teleporters.random_play import random_midgame  # noqa: E402
 from vision.classify import bare_mat_distance, colour_features  # noqa: E402
+from vision.mat import (  # noqa: E402
+    MatColours,
+    MatModel,
+    MatPrint,
+    PortpadMark,
+    QuadrantMark,
+    TelepadMark,
+)
 from vision.matfind import project  # noqa: E402
-from vision.simtable import CameraPose, Scene, render, vary_look  # noqa: E402
+from vision.shapes import line_layout, pole_axes  # noqa: E402
+from vision.simtable import (  # noqa: E402
+    CameraPose,
+    Lighting,
+    PieceStyle,
+    Scene,
+    render,
+    vary_look,
+)
 
 EMPTY = {"game": "teleporters", "to_move": "south", "poles": {}, "ports": []}
 
@@ -82,6 +98,60 @@ def main() -> None:
                       label(heat, "unlike the bare mat (black: as the empty photo)")])
     cv2.imwrite(str(HERE / "bare-mat-distance.jpg"), cv2.resize(pair, None, fx=0.5, fy=0.5,
                                                                  interpolation=cv2.INTER_AREA))
+
+    shapes()
+
+
+def shapes() -> None:
+    """4. White pieces on cream paper: where their shapes are read, and what changed."""
+    cream = (226, 230, 232)
+    paper = MatModel(
+        print=MatPrint(quadrant=QuadrantMark.NONE, telepad=TelepadMark.RING,
+                       portpad=PortpadMark.NONE),
+        colours=MatColours(base=cream, line=(60, 60, 60), centre=cream, trapezoid=cream,
+                           border=cream, side={"south": (90, 90, 200), "north": (200, 120, 60)}),
+        border=0.0, line_width=0.03)
+    scene = Scene(pose=CameraPose(tilt_deg=30, azimuth_deg=20, width=960, height=540),
+                  lighting=Lighting(brightness=0.6),
+                  style=PieceStyle(colours={"south": (232, 232, 232), "north": (34, 34, 36)},
+                                   gloss=0.3), mat=paper, seed=7)
+    empty = render(EMPTY, scene.with_(seed=1)).image
+    profile = calibrate(render(Position.start().to_json(), scene.with_(seed=2)).image,
+                        empty=empty)
+    pos = {"game": "teleporters", "to_move": "south", "poles": {"d4": "south", "e5": "north"},
+           "ports": [{"square": "c4", "side": "south", "corner": "ne"},
+                     {"square": "e4", "side": "south", "corner": "sw"}]}
+    now = render(pos, scene.with_(seed=3)).image
+    det = profile.detector()
+    _, fix = det.prepare(now, track=False)
+    cam, _, _ = det.camera(fix)
+    lines, axes = line_layout(cam), pole_axes(cam)
+    shown = now.copy()
+    for q in (26, 27, 28):  # c4, d4, e4
+        for across in lines.points[q].reshape(-1, lines.points.shape[-2], 2):
+            if np.isnan(across).any():
+                continue
+            p = cam.image_points(across)
+            cv2.polylines(shown, [p.astype(np.int32)], False, (0, 200, 0), 1, cv2.LINE_AA)
+        p = cam.image_points(axes.points[q].reshape(-1, 2), axes.heights[q].reshape(-1))
+        for k, (u, v) in enumerate(p):
+            cv2.circle(shown, (round(u), round(v)), 2, (0, 0, 255) if k % 3 == 0
+                       else (255, 128, 0), -1)
+    light = cv2.cvtColor(now, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
+    bare = cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
+    change = np.log(light / bare)
+    heat = cv2.applyColorMap(np.clip(128 + change * 400, 0, 255).astype(np.uint8),
+                             cv2.COLORMAP_TWILIGHT_SHIFTED)
+    c = project(profile.homography, np.array([[4.0, 4.0]]))[0].astype(int)
+    y0, x0 = max(0, c[1] - 90), max(0, c[0] - 150)
+    pair = np.hstack([
+        label(cv2.resize(shown[y0:y0 + 180, x0:x0 + 300], None, fx=2, fy=2,
+                         interpolation=cv2.INTER_NEAREST),
+              "profiles across edges (green), Pole axes (red) and beside (blue)"),
+        label(cv2.resize(heat[y0:y0 + 180, x0:x0 + 300], None, fx=2, fy=2,
+                         interpolation=cv2.INTER_NEAREST),
+              "change in lightness from the empty mat (dark: darker)")])
+    cv2.imwrite(str(HERE / "shapes.jpg"), pair)
 
 
 if __name__ == "__main__":

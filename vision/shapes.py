@@ -110,26 +110,33 @@ def line_layout(camera: CameraModel, geometry: PieceGeometry | None = None) -> L
     return LineLayout(pts, bits.astype(np.int16))
 
 
-def line_maps(lines: LineLayout, camera: CameraModel) -> tuple[np.ndarray, np.ndarray]:
-    """Where every profile point on the mat lies in the image: (N, 1, 2) float32 pixel
-    coordinates (u, v) of the N points on the mat, and which of the 64 * 4 * J * K points
-    they are (bool). Constant while the camera stays put: kept from frame to frame."""
-    flat = lines.points.reshape(-1, 2)
+Maps = tuple[np.ndarray, np.ndarray, tuple[int, ...]]
+
+
+def sample_maps(points: np.ndarray, camera: CameraModel, heights: np.ndarray | None = None
+                ) -> Maps:
+    """Where mat points (..., 2) at ``heights`` (...; default on the mat) lie in the image:
+    (N, 1, 2) float32 pixel coordinates (u, v) of the N points not NaN, which they are
+    (bool, flat), and the points' shape. Constant while the camera stays put: kept from
+    frame to frame."""
+    flat = points.reshape(-1, 2)
     known = ~np.isnan(flat[:, 0])
-    return camera.image_points(flat[known]).reshape(-1, 1, 2).astype(np.float32), known
+    z = 0.0 if heights is None else heights.reshape(-1)[known]
+    uv = camera.image_points(flat[known], z)
+    return uv.reshape(-1, 1, 2).astype(np.float32), known, points.shape[:-1]
 
 
-def line_lightness(image: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """(64, 4, J, K) float32 lightness (as :func:`vision.classify.read_colour`'s) of
-    ``image`` ((H, W, 3) uint8 BGR) at every profile point (``maps``, :func:`line_maps`);
-    NaN off the mat."""
-    uv, known = maps
+def lightness_at(image: np.ndarray, maps: Maps) -> np.ndarray:
+    """Lightness (float32, as :func:`vision.classify.read_colour`'s) of ``image``
+    ((H, W, 3) uint8 BGR) at every point of ``maps`` (:func:`sample_maps`), in the points'
+    shape; NaN where a point is."""
+    uv, known, shape = maps
     out = np.full(len(known), np.nan, np.float32)
     # OpenCV's stubs miss remap's documented map2=None (map1 then holds x and y)
     bgr = cv2.remap(image, uv, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
                     borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32)
     out[known] = (bgr @ _LIGHTNESS + 4.0) / 255.0  # as read_colour's
-    return out.reshape(64, 4, CLASSIFY.line_along, CLASSIFY.line_across)
+    return out.reshape(shape)
 
 
 def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
@@ -137,7 +144,7 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     """(64, 4) float32: how strongly each edge's wall region shows a wall's structure, in
     standard deviations of the frame's own noise (0 where too little of it is in clear
     view). ``light`` and ``empty`` (64, 4, J, K): lightness now and on the empty mat
-    (:func:`line_lightness`); ``poles`` (64,) bool: Poles read standing, whose bodies the
+    (:func:`lightness_at`); ``poles`` (64,) bool: Poles read standing, whose bodies the
     profiles must not take for walls."""
     cfg = CLASSIFY
     change = np.log((light + cfg.line_dark) / (empty + cfg.line_dark))
@@ -180,6 +187,50 @@ def _median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     lo = np.take_along_axis(ordered, np.maximum((n - 1) // 2, 0)[..., None], axis=-1)[..., 0]
     hi = np.take_along_axis(ordered, np.maximum(n // 2, 0)[..., None], axis=-1)[..., 0]
     return np.where(n > 0, (lo + hi) / 2, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class PoleAxes:
+    """Where each space's Pole would show its body: mat points (64, Z, 3, 2) at heights
+    (64, Z, 3), Z heights up the body, on the axis of the Pole that may stand on the space
+    (index 0) and beside it either way across the line of sight (1, 2)."""
+
+    points: np.ndarray
+    heights: np.ndarray
+
+
+def pole_axes(camera: CameraModel, geometry: PieceGeometry | None = None) -> PoleAxes:
+    """The points :func:`pole_body` reads, for this camera."""
+    g = geometry or PieceGeometry()
+    cfg = CLASSIFY
+    z = np.array(cfg.body_heights) * g.pole_height
+    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    away = centre - camera.centre[:2]
+    dist = np.linalg.norm(away, axis=1, keepdims=True)
+    away = np.where(dist > 1e-6, away / np.maximum(dist, 1e-6), np.array([[0.0, 1.0]]))
+    across = np.column_stack([-away[:, 1], away[:, 0]]) * cfg.body_beside
+    offsets = np.stack([np.zeros_like(across), -across, across], axis=1)  # (64, 3, 2)
+    pts = np.broadcast_to(centre[:, None, None] + offsets[:, None], (64, len(z), 3, 2)).copy()
+    heights = np.broadcast_to(z[None, :, None], (64, len(z), 3)).copy()
+    return PoleAxes(pts, heights)
+
+
+def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.ndarray:
+    """(64,) float32: how strongly each space shows a Pole's body, in standard deviations of
+    the frame's own noise: the change from the empty look (log lightness) on the Pole's
+    axis against beside it, its median up the body. A Pole coloured like the mat still has
+    a body lit unlike the mat round it (its side faces the light otherwise), which a shadow
+    falling over the space darkens alike on and beside the axis. ``light``, ``empty``
+    (64, Z, 3): lightness at :class:`PoleAxes`' points now and on the empty mat."""
+    cfg = CLASSIFY
+    change = np.log((light + cfg.line_dark) / (empty + cfg.line_dark))
+    finite = change[np.isfinite(change)]
+    if finite.size == 0:
+        return np.zeros(64, np.float32)
+    mid = np.median(finite)
+    sigma = max(1.4826 * float(np.median(np.abs(finite - mid))), cfg.line_sigma_floor * noise)
+    body = change[:, :, 0] - 0.5 * (change[:, :, 1] + change[:, :, 2])  # (64, Z)
+    return np.abs(np.nan_to_num(np.median(body, axis=1))).astype(np.float32) / np.float32(sigma)
 
 
 def colour_walls_across(edge_sides: np.ndarray, like: np.ndarray) -> np.ndarray:

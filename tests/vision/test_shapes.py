@@ -1,6 +1,7 @@
-"""Walls coloured like the mat, read from their shape (issue 16: "pieces the same colour as
-the mat's printing", "black against white or ivory"): white Ports on cream paper, whose
-colour says nothing, are read from the change a standing wall makes across its edge."""
+"""Pieces coloured like the mat, read from their shape (issue 16: "pieces the same colour as
+the mat's printing", "black against white or ivory"): white Ports and Poles on cream paper,
+whose colour says nothing, are read from the change a standing wall makes across its edge
+and a standing Pole's body makes on its axis."""
 
 from __future__ import annotations
 
@@ -19,15 +20,16 @@ from tests.vision.helpers import assert_reads_exactly
 from vision.config import CLASSIFY
 from vision.geometry import camera_model
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
-from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
-from vision.walls import (
+from vision.shapes import (
     LineLayout,
     _median,
     colour_walls_across,
     line_layout,
+    pole_body,
     wall_structure,
     with_structure,
 )
+from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
 
 WHITE, BLACK = (232, 232, 232), (34, 34, 36)
 CREAM = (226, 230, 232)
@@ -83,9 +85,46 @@ def test_white_ports_on_cream_paper_are_read(tilt: float, brightness: float,
                          if p["side"] == "south"}
 
 
+WHITE_POLES: dict[str, Any] = {
+    "poles": {"d5": "south", "f4": "south", "b3": "south", "c6": "north", "g6": "north"},
+    "ports": [{"square": "e2", "side": "north", "corner": "sw"}]}
+
+
+def test_white_poles_on_cream_paper_are_read_from_their_bodies() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing": white Poles on cream paper
+    seen straight down, whose tops look just like the paper, are read from their bodies;
+    by colour alone (no body threshold) nothing can tell them."""
+    scene = _scene(0, 0.8, 6)
+    profile = _profile(scene)
+    assert profile.body_threshold is not None
+    assert profile.body_threshold >= CLASSIFY.body_structure
+    assert_reads_exactly(profile, scene, WHITE_POLES, seed=1)
+    frame = render(WHITE_POLES, scene.with_(seed=scene.seed * 1000 + 1)).image
+    by_colour = replace(profile, body_threshold=None).detector().detect(frame).position
+    assert by_colour is not None
+    assert not any(side == "south" for side in by_colour["poles"].values())
+
+
+def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> None:
+    """A Pole's body changes its axis unlike the mat beside it, all the way up; a shadow
+    over the whole space changes both alike, and a change at one height only is no body."""
+    rng = np.random.default_rng(3)
+    z = len(CLASSIFY.body_heights)
+    empty = rng.uniform(0.5, 0.9, (64, z, 3)).astype(np.float32)
+    light = (empty * np.exp(rng.normal(0, 0.01, empty.shape))).astype(np.float32)
+    light[9, :, 0] *= 0.7  # b2: a body on the axis, all the way up
+    light[18] *= 0.6  # c3: a shadow over the axis and both sides
+    light[27, 2, 0] *= 0.7  # d4: one height only
+    b = pole_body(light, empty)
+    assert b[9] > CLASSIFY.body_structure
+    assert b[18] < 3 and b[27] < 3
+    assert np.median(b) < 1.0
+
+
 def test_empty_lines_round_trip_and_damage() -> None:
-    """Profiles keep the empty mat's profiles; damaged values are refused with the value, and
-    profiles laid out otherwise (other settings) read walls by colour alone."""
+    """Profiles keep the empty mat's profiles, Pole axes and body threshold; damaged values
+    are refused with the value, and profiles laid out otherwise (other settings) read
+    pieces by colour alone."""
     profile = _profile(_scene(20, 0.6, 5))
     doc = profile.to_json()
     back = Profile.from_json(doc)
@@ -99,6 +138,11 @@ def test_empty_lines_round_trip_and_damage() -> None:
     assert Profile.from_json({**doc, "empty_lines": bad[:, :, :2].tolist()}).empty_lines is None
     assert Profile.from_json({k: v for k, v in doc.items() if k != "empty_lines"}
                              ).empty_lines is None
+    assert back.body_threshold == profile.body_threshold
+    assert back.empty_axes is not None and back.empty_axes.shape == (
+        64, len(CLASSIFY.body_heights), 3)
+    with pytest.raises(CalibrationError, match="body_threshold"):
+        Profile.from_json({**doc, "body_threshold": float("nan")})
 
 
 # ---- the structure measure on made-up profiles --------------------------------------------
