@@ -25,7 +25,12 @@ import numpy as np
 from vision.errors import VisionError
 from vision.mat import (
     CORNER_SIGNS,
+    MatColours,
     MatModel,
+    MatPrint,
+    PortpadMark,
+    QuadrantMark,
+    TelepadMark,
     draw_mat,
     load_position,
     parse_square,
@@ -130,6 +135,15 @@ PIECES_STREAM = 8  # the pieces' colours: drawn apart, so the other draws stay a
 # Piece sets players own, (south, north) in BGR: hues apart, lightness apart only (black
 # against white or ivory, dark and light wood), and colours a light mat's paper or a dark
 # cloth shares.
+CREAM = (226, 230, 232)
+# Cream paper printed with nothing but its grid (and Telepad rings in the sides' colours):
+# white pieces on it are told from it by their shapes alone.
+CREAM_PAPER = MatModel(
+    print=MatPrint(quadrant=QuadrantMark.NONE, telepad=TelepadMark.RING,
+                   portpad=PortpadMark.NONE),
+    colours=MatColours(base=CREAM, line=(60, 60, 60), centre=CREAM, trapezoid=CREAM,
+                       border=CREAM, side={"south": (90, 90, 200), "north": (200, 120, 60)}),
+    border=0.0, line_width=0.03)
 PIECE_SETS: dict[str, tuple[BGR, BGR]] = {
     "red/blue": ((40, 40, 200), (190, 110, 30)),
     "white/black": ((232, 232, 232), (34, 34, 36)),

@@ -20,17 +20,10 @@ from calibration.profile import calibrate  # noqa: E402
 from companion.rules.teleporters import Position  # noqa: E402
 from companion.rules.teleporters.random_play import random_midgame  # noqa: E402
 from vision.classify import bare_mat_distance, colour_features  # noqa: E402
-from vision.mat import (  # noqa: E402
-    MatColours,
-    MatModel,
-    MatPrint,
-    PortpadMark,
-    QuadrantMark,
-    TelepadMark,
-)
 from vision.matfind import project  # noqa: E402
 from vision.shapes import line_layout, pole_axes  # noqa: E402
 from vision.simtable import (  # noqa: E402
+    CREAM_PAPER,
     CameraPose,
     Lighting,
     PieceStyle,
@@ -104,17 +97,10 @@ def main() -> None:
 
 def shapes() -> None:
     """4. White pieces on cream paper: where their shapes are read, and what changed."""
-    cream = (226, 230, 232)
-    paper = MatModel(
-        print=MatPrint(quadrant=QuadrantMark.NONE, telepad=TelepadMark.RING,
-                       portpad=PortpadMark.NONE),
-        colours=MatColours(base=cream, line=(60, 60, 60), centre=cream, trapezoid=cream,
-                           border=cream, side={"south": (90, 90, 200), "north": (200, 120, 60)}),
-        border=0.0, line_width=0.03)
     scene = Scene(pose=CameraPose(tilt_deg=30, azimuth_deg=20, width=960, height=540),
                   lighting=Lighting(brightness=0.6),
                   style=PieceStyle(colours={"south": (232, 232, 232), "north": (34, 34, 36)},
-                                   gloss=0.3), mat=paper, seed=7)
+                                   gloss=0.3), mat=CREAM_PAPER, seed=7)
     empty = render(EMPTY, scene.with_(seed=1)).image
     profile = calibrate(render(Position.start().to_json(), scene.with_(seed=2)).image,
                         empty=empty)

@@ -19,7 +19,6 @@ from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly
 from vision.config import CLASSIFY
 from vision.geometry import camera_model
-from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
 from vision.shapes import (
     LineLayout,
     _median,
@@ -29,18 +28,18 @@ from vision.shapes import (
     wall_structure,
     with_structure,
 )
-from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
+from vision.simtable import (
+    CREAM_PAPER,
+    CameraPose,
+    Lighting,
+    PieceStyle,
+    Scene,
+    Sensor,
+    render,
+)
 
 WHITE, BLACK = (232, 232, 232), (34, 34, 36)
-CREAM = (226, 230, 232)
-# Cream paper, printed with nothing but its grid: a white wall's top is the paper's colour,
-# and its faces and shadow are only darker, as a shadow is.
-PAPER = MatModel(
-    print=MatPrint(quadrant=QuadrantMark.NONE, telepad=TelepadMark.RING,
-                   portpad=PortpadMark.NONE),
-    colours=MatColours(base=CREAM, line=(60, 60, 60), centre=CREAM, trapezoid=CREAM,
-                       border=CREAM, side={"south": (90, 90, 200), "north": (200, 120, 60)}),
-    border=0.0, line_width=0.03)
+PAPER = CREAM_PAPER  # white pieces on it show only their shapes
 EMPTY: dict[str, Any] = {"poles": {}, "ports": []}
 # White Ports standing alone, a black one, and black Poles beside them.
 WHITE_PORTS: dict[str, Any] = {
