@@ -47,7 +47,17 @@ from vision.geometry import CameraModel, camera_model
 from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
 from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
-from vision.shapes import lightness_at, line_layout, pole_axes, pole_body, sample_maps
+from vision.shapes import (
+    PoleShadow,
+    learn_pole_shadow,
+    lightness_at,
+    line_layout,
+    pole_axes,
+    pole_body,
+    sample_maps,
+    shadow_offsets,
+    shadow_points,
+)
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
 PROFILE_VERSION = 2  # 2: wall samples chosen by line of sight; printed inks
@@ -98,6 +108,10 @@ class Profile:
     empty_axes: np.ndarray | None = None
     # vision.shapes.pole_body above which a space shows a Pole's body on this table
     body_threshold: float | None = None
+    # a Pole's own shadow on this table, and (64, N) the empty mat's lightness where each
+    # space's Pole would cast it (vision.shapes.PoleShadow); None: no clear shadow
+    pole_shadow: PoleShadow | None = None
+    empty_shadows: np.ndarray | None = None
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
@@ -108,7 +122,8 @@ class Profile:
                         shade=self.shade,
                         camouflage=self.camouflage, set_size=SET_SIZE,
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
-                        body_threshold=self.body_threshold)
+                        body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
+                        empty_shadows=self.empty_shadows)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -141,6 +156,8 @@ class Profile:
             "empty_lines": _looks_json(self.empty_lines),
             "empty_axes": _looks_json(self.empty_axes),
             "body_threshold": self.body_threshold,
+            "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
+            "empty_shadows": _looks_json(self.empty_shadows),
         }
 
     def save(self, path: str | Path) -> None:
@@ -195,6 +212,7 @@ class Profile:
                 empty_axes=_looks_from_json(doc.get("empty_axes"), "empty_axes", (
                     64, len(CLASSIFY.body_heights), 3)),
                 body_threshold=_body_threshold_json(doc.get("body_threshold")),
+                **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -271,6 +289,31 @@ def _body_threshold(start_bodies: np.ndarray) -> float:
     bare = [q for q in range(64) if q not in occupied]
     return max(CLASSIFY.body_structure,
                CLASSIFY.body_margin * float(np.max(start_bodies[bare])))
+
+
+def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start: Solids
+                  ) -> PoleShadow | None:
+    """A Pole's own shadow on this table, from the start and empty photos: the change in
+    lightness round every start Pole, where the mat is in sight past the start position."""
+    offsets = shadow_offsets()
+    centres = np.array([[c[0], c[1]] for c in start.cylinders[:, :2]])
+    pts = (centres[:, None] + offsets[None]).reshape(-1, 2)
+    on_mat = ((pts >= 0) & (pts <= 8)).all(axis=1)
+    top = float(start.cylinders[:, 3].max()) + 0.05
+    seen = on_mat & (_clear(cam, np.column_stack([pts, np.zeros(len(pts))]), start, top)
+                     >= CALIBRATION_CLEAR)
+    uv = cam.image_points(pts)
+    change = np.log((read_colour(image, uv)[:, 0] + CLASSIFY.line_dark)
+                    / (read_colour(empty, uv)[:, 0] + CLASSIFY.line_dark))
+    return learn_pole_shadow(np.where(seen, change, np.nan).reshape(len(centres), -1), offsets)
+
+
+def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
+    if shadow is None:
+        return {}
+    pole_shadow = PoleShadow.from_json(shadow)
+    empty = _looks_from_json(looks, "empty_shadows", (64, 3, len(pole_shadow.change)))
+    return {} if empty is None else {"pole_shadow": pole_shadow, "empty_shadows": empty}
 
 
 def _body_threshold_json(value: Any) -> float | None:
@@ -391,7 +434,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     noise = 1.0
     bright = shade = None
     camouflage = None
-    shapes = empty_lines = empty_axes = body_threshold = None
+    shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
         camouflage = wall_camouflage(cam, empty, colours, geometry)
@@ -414,6 +457,9 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_axes = lightness_at(empty, axes_at)
         body_threshold = _body_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
                                                    noise))
+        pole_shadow = _learn_shadow(image, empty, cam, start)
+        if pole_shadow is not None:
+            empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
         empty_look = lab.copy()
@@ -433,7 +479,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
                       bright=bright, shade=shade,
                       camouflage=camouflage, empty_lines=empty_lines,
-                      empty_axes=empty_axes, body_threshold=body_threshold)
+                      empty_axes=empty_axes, body_threshold=body_threshold,
+                      pole_shadow=pole_shadow, empty_shadows=empty_shadows)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K, shapes)
     detector.set_size = None  # a start read with pieces too many names them (_check_start)

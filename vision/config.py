@@ -179,6 +179,22 @@ class ClassifyConfig:
     body_structure: float = 12.0
     # ... and at least this many times what a bare space showed in the start photo (shadows)
     body_margin: float = 2.0
+    # A Pole's own shadow (vision.shapes.PoleShadow): looked for within shadow_reach spaces
+    # of its centre on a shadow_grid x shadow_grid grid, beyond shadow_clear_of_pole of it;
+    # kept where darker by shadow_sigma noise deviations, at shadow_least points or more.
+    # A space whose shadow points show it between shadow_seen (of the start Poles') and
+    # shadow_most casts a Pole's shadow.
+    shadow_reach: float = 1.0
+    shadow_grid: int = 21
+    shadow_clear_of_pole: float = 0.25
+    shadow_sigma: float = 4.0
+    shadow_least: int = 6
+    shadow_seen: float = 0.85
+    shadow_most: float = 1.5
+    # ... and the mat shadow_side spaces beside it, across the shadow's direction, shows at
+    # most shadow_beside_most of it (a wall's shadow is long, a Pole's is not)
+    shadow_side: float = 0.45
+    shadow_beside_most: float = 0.35
 
 
 CLASSIFY = ClassifyConfig()

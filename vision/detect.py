@@ -39,13 +39,18 @@ from vision.shapes import (
     LineLayout,
     Maps,
     PoleAxes,
+    PoleShadow,
     colour_walls_across,
     edge_side_like,
     lightness_at,
     line_layout,
     pole_axes,
     pole_body,
+    pole_shadow_score,
     sample_maps,
+    shadow_in_view,
+    shadow_points,
+    shadow_spaces,
     wall_structure,
     with_structure,
 )
@@ -98,6 +103,9 @@ class Detector:
     empty_axes: np.ndarray | None = None
     # pole_body above which a space shows a Pole's body on this table (None: not read)
     body_threshold: float | None = None
+    # a Pole's own shadow on this table and the empty look where each space's Pole casts it
+    pole_shadow: PoleShadow | None = None
+    empty_shadows: np.ndarray | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, and which Pole discs it
@@ -109,6 +117,10 @@ class Detector:
     _shapes: tuple[LineLayout, PoleAxes] | None = field(init=False, default=None)
     # the camera's homography and where the wall profiles and Pole axes lie in its image
     _shape_maps: tuple[np.ndarray, Maps, Maps] | None = field(init=False, default=None)
+    # where each space's Pole shadow lies in the image, which of it is in view, and which
+    # spaces' pieces reach it (vision.shapes.shadow_spaces)
+    _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
+        init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
     # the last frame's exposure and white balance against calibration's (camera_drift)
     drift: tuple[float, np.ndarray] = field(init=False, default=(0.0, np.zeros(2, np.float32)))
@@ -200,7 +212,7 @@ class Detector:
                                                      changed, self.bright, self.shade)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = None
+        walls = bodies = shadows = None
         if empty is not None and side_like is not None and self.empty_lines is not None:
             if self._shapes is None:  # planned once: the empty look was read at the home fix
                 self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry))
@@ -221,10 +233,23 @@ class Detector:
             if self.empty_axes is not None and self.body_threshold is not None:
                 bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
                                    self.noise) / self.body_threshold
+            if self.pole_shadow is not None and self.empty_shadows is not None:
+                if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
+                                                                   cam.homography):
+                    self._shadow_maps = (
+                        cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
+                        shadow_in_view(self.pole_shadow, cam, self.geometry),
+                        shadow_spaces(self.pole_shadow))
+                _, at, in_view, reach = self._shadow_maps
+                cast = pole_shadow_score(lightness_at(image, at), self.empty_shadows,
+                                         self.pole_shadow, in_view)
+
+                def shadows(occupied: np.ndarray) -> np.ndarray:
+                    return np.where((reach & occupied[None]).any(axis=1), np.nan, cast)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
-                              side_like, shaded, walls, bodies)
+                              side_like, shaded, walls, bodies, shadows)
         # One piece too many may be a misreading, which the referee names, and so may a few
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood).

@@ -18,6 +18,7 @@ points (u, v) in pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -231,6 +232,133 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
     sigma = max(1.4826 * float(np.median(np.abs(finite - mid))), cfg.line_sigma_floor * noise)
     body = change[:, :, 0] - 0.5 * (change[:, :, 1] + change[:, :, 2])  # (64, Z)
     return np.abs(np.nan_to_num(np.median(body, axis=1))).astype(np.float32) / np.float32(sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class PoleShadow:
+    """A Pole's own shadow on this table, learned at calibration: mat offsets (N, 2), in
+    spaces, from a Pole's centre, and the change in log lightness (N,) its shadow makes
+    there (negative: darker), where it is clearly darker."""
+
+    offsets: np.ndarray
+    change: np.ndarray
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offsets": np.round(self.offsets, 3).tolist(),
+                "change": np.round(self.change, 4).tolist()}
+
+    @classmethod
+    def from_json(cls, doc: Any) -> PoleShadow:
+        offsets = np.array(doc["offsets"], float).reshape(-1, 2)
+        change = np.array(doc["change"], float).reshape(-1)
+        if len(offsets) != len(change) or not (np.isfinite(offsets).all()
+                                                and np.isfinite(change).all()):
+            raise ValueError(f"pole shadow of {len(offsets)} offsets and {len(change)} changes")
+        if (np.abs(offsets) > 2).any() or (change >= 0).any() or (change < -5).any():
+            raise ValueError("pole shadow offsets or changes out of range")
+        return cls(offsets, change)
+
+
+def shadow_offsets() -> np.ndarray:
+    """(M, 2) the offsets round a Pole's centre where its shadow is looked for."""
+    g = np.linspace(-CLASSIFY.shadow_reach, CLASSIFY.shadow_reach, CLASSIFY.shadow_grid)
+    return np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
+
+
+def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | None:
+    """A Pole's own shadow from the start photo: ``changes`` (P, M) the change in log
+    lightness from the empty photo at ``offsets`` (M, 2) round each of the P start Poles
+    (NaN where the mat is out of sight there). Neighbouring start Poles' shadows fall on
+    some of those points, never on all of them at once: the least darkening any start Pole
+    shows at an offset is its own shadow's. None where no clear shadow is seen (soft light,
+    or too little of the mat in view)."""
+    cfg = CLASSIFY
+    seen = ~np.isnan(changes)
+    if seen.sum() < cfg.shadow_least * 4:
+        return None
+    own = np.where(seen.sum(axis=0) >= 2, np.nanmax(np.where(seen, changes, -np.inf), axis=0),
+                   np.nan)
+    finite = changes[seen]
+    sigma = max(1.4826 * float(np.median(np.abs(finite - np.median(finite)))),
+                cfg.line_sigma_floor)
+    keep = (np.isfinite(own) & (own < -cfg.shadow_sigma * sigma)
+            & (np.linalg.norm(offsets, axis=1) > cfg.shadow_clear_of_pole))
+    if keep.sum() < cfg.shadow_least:
+        return None
+    return PoleShadow(offsets[keep], own[keep])
+
+
+def _side_step(shadow: PoleShadow) -> np.ndarray:
+    """(2,) a step across the shadow's direction (from the Pole to the shadow's weight),
+    ``shadow_side`` spaces long: beside a Pole's shadow, the mat is lit."""
+    weight = -shadow.change
+    towards = (shadow.offsets * weight[:, None]).sum(axis=0) / max(float(weight.sum()), 1e-9)
+    norm = float(np.linalg.norm(towards))
+    unit = towards / norm if norm > 1e-6 else np.array([1.0, 0.0])
+    return np.array([-unit[1], unit[0]]) * CLASSIFY.shadow_side
+
+
+def shadow_points(shadow: PoleShadow) -> np.ndarray:
+    """(64, 3, N, 2) the mat points where a Pole on each space casts its shadow, and the same
+    stepped either way across the shadow's direction; NaN off the mat."""
+    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    step = _side_step(shadow)
+    shifts = np.stack([np.zeros(2), step, -step])  # (3, 2)
+    pts = centre[:, None, None] + shifts[None, :, None] + shadow.offsets[None, None]
+    return np.where(((pts >= 0) & (pts <= 8)).all(axis=-1, keepdims=True), pts, np.nan)
+
+
+def shadow_in_view(shadow: PoleShadow, camera: CameraModel,
+                   geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(64, 3, N) bool: the points of :func:`shadow_points` that the camera sees past that
+    space's own Pole (where it stands, its body hides them), on the mat."""
+    g = geometry or PieceGeometry()
+    pts = shadow_points(shadow)
+    n = pts.shape[1] * pts.shape[2]
+    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    rays = Rays(camera.centre, np.column_stack([np.nan_to_num(pts, nan=-_FAR).reshape(-1, 2),
+                                                np.zeros(64 * n)]), g.pole_height + 0.05)
+    cyl = np.repeat(np.column_stack([centre, np.full(64, g.pole_diameter / 2),
+                                     np.full(64, g.pole_height)]), n, axis=0)[:, None]
+    none = np.full((64 * n, 1, 2, 3), _FAR)
+    none[..., 1, :] += 0.1
+    clear = clearance_each(rays, cyl, none, CLASSIFY.ray_iterations).reshape(pts.shape[:-1])
+    return (clear >= CLASSIFY.line_pole_clear) & ~np.isnan(pts[..., 0])
+
+
+def shadow_spaces(shadow: PoleShadow) -> np.ndarray:
+    """(64, 64) bool: for each space, the other spaces that hold any point of its shadow
+    (:func:`shadow_points`, either side too), or whose own Pole's shadow reaches its
+    space: a piece standing there darkens those points, or is darkened, unlike a Pole's
+    own shadow on bare mat."""
+    pts = shadow_points(shadow).reshape(64, -1, 2)
+    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    mirrored = 2 * centre[:, None] - pts  # where a Pole whose shadow falls here would stand
+    out = np.zeros((64, 64), bool)
+    for q in range(64):
+        for p in (pts[q], mirrored[q]):
+            p = p[~np.isnan(p[:, 0]) & (p >= 0).all(axis=1) & (p < 8).all(axis=1)]
+            out[q, (np.floor(p[:, 0]) + 8 * np.floor(p[:, 1])).astype(int)] = True
+    out[np.arange(64), np.arange(64)] = False
+    return out
+
+
+def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
+                      in_view: np.ndarray) -> np.ndarray:
+    """(64,) float32: how much of a Pole's own shadow (``shadow``) each space casts, by
+    least squares on the shadow points in view (1: just as the start Poles cast theirs, 0:
+    none); 0 where the mat beside the shadow is as dark (a wall's shadow, a broad shade:
+    no Pole's); NaN where less than half of the shadow is in view. ``light``, ``empty``
+    (64, 3, N): lightness at :func:`shadow_points` now and on the empty mat."""
+    change = np.log((light + CLASSIFY.line_dark) / (empty + CLASSIFY.line_dark))
+    use = in_view & np.isfinite(change)
+    k = shadow.change[None, None]
+    energy = np.where(use, k * k, 0.0).sum(axis=2)  # (64, 3)
+    score = np.where(use, change * k, 0.0).sum(axis=2) / np.maximum(energy, 1e-9)
+    enough = energy >= 0.5 * float((shadow.change ** 2).sum())
+    beside = np.where(enough[:, 1:], score[:, 1:], 0.0).max(axis=1)
+    own = np.where(beside > CLASSIFY.shadow_beside_most, 0.0, score[:, 0])
+    return np.where(enough[:, 0], own, np.nan).astype(np.float32)
 
 
 def colour_walls_across(edge_sides: np.ndarray, like: np.ndarray) -> np.ndarray:

@@ -21,10 +21,15 @@ from vision.config import CLASSIFY
 from vision.geometry import camera_model
 from vision.shapes import (
     LineLayout,
+    PoleShadow,
     _median,
     colour_walls_across,
+    learn_pole_shadow,
     line_layout,
     pole_body,
+    pole_shadow_score,
+    shadow_offsets,
+    shadow_points,
     wall_structure,
     with_structure,
 )
@@ -89,17 +94,22 @@ WHITE_POLES: dict[str, Any] = {
     "ports": [{"square": "e2", "side": "north", "corner": "sw"}]}
 
 
-def test_white_poles_on_cream_paper_are_read_from_their_bodies() -> None:
+@pytest.mark.parametrize("by", ["body and shadow", "body", "shadow"])
+def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     """Issue 16, "pieces the same colour as the mat's printing": white Poles on cream paper
-    seen straight down, whose tops look just like the paper, are read from their bodies;
-    by colour alone (no body threshold) nothing can tell them."""
+    seen straight down, whose tops look just like the paper, are read from their bodies,
+    and from their own shadows, each alone; by colour alone nothing can tell them."""
     scene = _scene(0, 0.8, 6)
     profile = _profile(scene)
     assert profile.body_threshold is not None
     assert profile.body_threshold >= CLASSIFY.body_structure
-    assert_reads_exactly(profile, scene, WHITE_POLES, seed=1)
+    assert profile.pole_shadow is not None  # the sun-like light casts clear shadows
+    shapes = replace(profile, body_threshold=None if by == "shadow" else profile.body_threshold,
+                     pole_shadow=None if by == "body" else profile.pole_shadow)
+    assert_reads_exactly(shapes, scene, WHITE_POLES, seed=1)
     frame = render(WHITE_POLES, scene.with_(seed=scene.seed * 1000 + 1)).image
-    by_colour = replace(profile, body_threshold=None).detector().detect(frame).position
+    by_colour = replace(profile, body_threshold=None,
+                        pole_shadow=None).detector().detect(frame).position
     assert by_colour is not None
     assert not any(side == "south" for side in by_colour["poles"].values())
 
@@ -142,6 +152,12 @@ def test_empty_lines_round_trip_and_damage() -> None:
         64, len(CLASSIFY.body_heights), 3)
     with pytest.raises(CalibrationError, match="body_threshold"):
         Profile.from_json({**doc, "body_threshold": float("nan")})
+    assert profile.pole_shadow is not None and back.pole_shadow is not None
+    np.testing.assert_allclose(back.pole_shadow.offsets, profile.pole_shadow.offsets)
+    assert back.empty_shadows is not None and back.empty_shadows.shape == (
+        64, 3, len(profile.pole_shadow.change))
+    with pytest.raises(CalibrationError, match="out of range"):
+        Profile.from_json({**doc, "pole_shadow": {"offsets": [[0.5, 9.0]], "change": [-0.2]}})
 
 
 # ---- the structure measure on made-up profiles --------------------------------------------
@@ -256,3 +272,62 @@ def test_profiles_span_the_wall_and_stay_on_the_mat() -> None:
     assert np.nanmin(d4_south[..., 1]) < 3.0 < 3.0 + CLASSIFY.line_margin <= np.nanmax(
         d4_south[..., 1])
     assert np.allclose(d4_south[..., 0].std(axis=1), 0)  # straight across the edge
+
+
+# ---- a Pole's own shadow --------------------------------------------------------------------
+
+
+def _shadow_at(offsets: np.ndarray, towards: tuple[float, float]) -> np.ndarray:
+    """A Pole's shadow as a change in log lightness at ``offsets``: a blob half a space
+    from the Pole, ``towards`` that way."""
+    d = np.linalg.norm(offsets - np.array(towards) * 0.5, axis=1)
+    return np.where(d < 0.25, -0.3, 0.0)
+
+
+def test_a_poles_own_shadow_is_learned_past_its_neighbours() -> None:
+    """Start Poles stand in rows: a neighbour's shadow falls on some of each Pole's
+    surroundings, never on every Pole's alike. The least darkening any start Pole shows at
+    an offset is the Pole's own shadow; soft light (no clear shadow) learns none."""
+    offsets = shadow_offsets()
+    own = _shadow_at(offsets, (-0.7, 0.7))
+    rng = np.random.default_rng(4)
+    rows = []
+    for p in range(8):
+        change = own + rng.normal(0, 0.005, len(own))
+        if p % 4:  # a neighbour one space west: its shadow, shifted a space west too
+            change = change + _shadow_at(offsets + np.array([1.0, 0.0]), (-0.7, 0.7))
+        rows.append(change)
+    shadow = learn_pole_shadow(np.array(rows), offsets)
+    assert shadow is not None
+    learned = {tuple(np.round(o, 2)) for o in shadow.offsets}
+    assert learned == {tuple(np.round(o, 2)) for o in offsets[own < 0]}
+    soft = learn_pole_shadow(rng.normal(0, 0.005, (8, len(offsets))), offsets)
+    assert soft is None
+    back = PoleShadow.from_json(shadow.to_json())
+    np.testing.assert_allclose(back.change, shadow.change, atol=1e-4)
+    with pytest.raises(ValueError, match="out of range"):
+        PoleShadow.from_json({**shadow.to_json(), "change": [0.5] * len(shadow.change)})
+
+
+def test_a_space_casts_a_poles_shadow_only_where_the_mat_beside_it_is_lit() -> None:
+    """A space showing the learned shadow scores 1, a bare one 0; a long shadow (a wall's:
+    dark beside the Pole's shadow too) is no Pole's; less than half in view says nothing."""
+    offsets = shadow_offsets()
+    shadow = PoleShadow(offsets[_shadow_at(offsets, (0.0, 1.0)) < 0],
+                        _shadow_at(offsets, (0.0, 1.0))[_shadow_at(offsets, (0.0, 1.0)) < 0])
+    n = len(shadow.change)
+    empty = np.full((64, 3, n), 0.8, np.float32)
+    light = empty.copy()
+    light[27, 0] *= np.exp(shadow.change)  # d4: a Pole's shadow
+    light[36] *= np.exp(shadow.change)  # e5: dark beside it as well (a wall's shadow)
+    in_view = np.ones((64, 3, n), bool)
+    in_view[45, 0, : n - n // 3] = False  # f6: most of its shadow out of sight
+    score = pole_shadow_score(light, empty, shadow, in_view)
+    assert score[27] == pytest.approx(1.0, abs=0.05)  # (the log keeps black finite)
+    assert score[20] == pytest.approx(0.0, abs=0.01)
+    assert score[36] == 0.0
+    assert np.isnan(score[45])
+    pts = shadow_points(shadow)
+    assert pts.shape == (64, 3, n, 2)
+    step = pts[27, 1, 0] - pts[27, 0, 0]  # across the shadow's direction (north): east-west
+    assert abs(step[1]) < 1e-9 and abs(abs(step[0]) - CLASSIFY.shadow_side) < 1e-9
