@@ -296,7 +296,7 @@ def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start:
     """A Pole's own shadow on this table, from the start and empty photos: the change in
     lightness round every start Pole, where the mat is in sight past the start position."""
     offsets = shadow_offsets()
-    centres = np.array([[c[0], c[1]] for c in start.cylinders[:, :2]])
+    centres = start.cylinders[:, :2]
     pts = (centres[:, None] + offsets[None]).reshape(-1, 2)
     on_mat = ((pts >= 0) & (pts <= 8)).all(axis=1)
     top = float(start.cylinders[:, 3].max()) + 0.05

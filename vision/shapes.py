@@ -1,15 +1,20 @@
-"""Walls the colour cannot show: a Port coloured like the mat it stands on.
+"""Pieces the colour cannot show: Ports and Poles coloured like the mat they stand on.
 
 A white wall on cream paper, or a black one on dark cloth, looks like the bare mat in every
 sample :mod:`vision.classify` reads: its top is the same colour, and its faces and its shadow
-are only darker, as a shadow is. What still gives it away is its shape. Across a grid line, a
-standing wall makes a pattern in the change from the empty-mat photo (a lit top, a shaded
-face, a cast shadow, each a few pixels wide) that stays the same all along the wall, while a
-shadow falling across the line is broad, or crosses it, and varies along it. So each edge's
-wall region is read as profiles across the edge at several places along it; the change from
-the empty look is taken in log lightness (a shade scales it, and one offset per edge takes
-that out), and the median profile along the edge is the wall's structure. Lines of sight
-that pass a Pole read standing are left out: a Pole's body is structure too.
+are only darker, as a shadow is. What still gives it away is its shape. Every measure here
+compares log lightness with the empty-mat photo's at the same points, so a shade or a
+change of exposure, which scales lightness, drops out.
+
+* Walls (:func:`wall_structure`). Across a grid line, a standing wall makes a pattern (a lit
+  top, a shaded face, a cast shadow, each a few pixels wide) that stays the same all along
+  the wall, while a shadow falling across the line is broad, or crosses it, and varies
+  along it. Each edge's wall region is read as profiles across the edge at several places
+  along it, and the median profile along the edge is the wall's structure. Lines of sight
+  that pass a Pole read standing are left out: a Pole's body is structure too.
+* Pole bodies (:func:`pole_body`): up a Pole's axis, the change against the mat beside it.
+* A Pole's own shadow (:class:`PoleShadow`), learned from the start Poles', where the light
+  casts a clear one.
 
 Coordinates: mat points in spaces, (x, y) = (file, rank) from the a1 corner, z up; image
 points (u, v) in pixels.
@@ -276,8 +281,7 @@ def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | 
     seen = ~np.isnan(changes)
     if seen.sum() < cfg.shadow_least * 4:
         return None
-    own = np.where(seen.sum(axis=0) >= 2, np.nanmax(np.where(seen, changes, -np.inf), axis=0),
-                   np.nan)
+    own = np.where(seen.sum(axis=0) >= 2, np.where(seen, changes, -np.inf).max(axis=0), np.nan)
     finite = changes[seen]
     sigma = max(1.4826 * float(np.median(np.abs(finite - np.median(finite)))),
                 cfg.line_sigma_floor)
