@@ -221,14 +221,14 @@ class Detector:
                                                               cam.homography):
                 self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
                                     sample_maps(axes.points, cam, axes.heights))
-            light = lightness_at(image, self._shape_maps[1])
+            at_lines = lightness_at(image, self._shape_maps[1])
             like = edge_side_like(side_like, layout.wall)
             empty_lines = self.empty_lines
 
             def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
                       ) -> np.ndarray:
                 return with_structure(
-                    edge_ll, wall_structure(light, empty_lines, lines, poles, self.noise),
+                    edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise),
                     like, colour_walls_across(edge_sides, like))
             if self.empty_axes is not None and self.body_threshold is not None:
                 bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
@@ -241,8 +241,11 @@ class Detector:
                         shadow_in_view(self.pole_shadow, cam, self.geometry),
                         shadow_spaces(self.pole_shadow))
                 _, at, in_view, reach = self._shadow_maps
-                cast = pole_shadow_score(lightness_at(image, at), self.empty_shadows,
-                                         self.pole_shadow, in_view)
+                # as the calibration's exposure would show it (a shadow is a ratio to it)
+                at_shadows = ((lightness_at(image, at) + 0.02)
+                              * np.float32(np.exp(-self.drift[0])) - 0.02)
+                cast = pole_shadow_score(at_shadows, self.empty_shadows, self.pole_shadow,
+                                         in_view)
 
                 def shadows(occupied: np.ndarray) -> np.ndarray:
                     return np.where((reach & occupied[None]).any(axis=1), np.nan, cast)
