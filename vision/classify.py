@@ -134,6 +134,13 @@ def _neighbourhoods(g: PieceGeometry) -> tuple[np.ndarray, np.ndarray]:
     return cyl, boxes
 
 
+def pole_cylinders(g: PieceGeometry) -> np.ndarray:
+    """(64, 9, 4) the Pole (x, y, radius, height) that may stand on each space and its
+    eight neighbours, in :func:`_neighbourhoods` order (the space itself is neighbour 4);
+    off the mat, far off."""
+    return _neighbourhoods(g)[0]
+
+
 def _without(solids: np.ndarray, drop: list[int]) -> np.ndarray:
     """``solids`` (64, K, ...) with the ones at ``drop`` moved far off."""
     out = solids.copy()

@@ -108,10 +108,10 @@ class Detector:
     empty_shadows: np.ndarray | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
-    # the empty look in use, where it is like each side's colour, and which Pole discs it
-    # prints in a side's colour (kept: they are constant)
-    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(init=False,
-                                                                         default=None)
+    # the empty look in use, where it is like each side's colour, which Pole discs it
+    # prints in a side's colour, and which edges' walls it looks like (kept: constant)
+    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
+        init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
     _shapes: tuple[LineLayout, PoleAxes] | None = field(init=False, default=None)
@@ -202,8 +202,9 @@ class Detector:
         else:
             if self._side_like is None or self._side_like[0] is not empty:
                 like = bare_side_like(empty, self.colours)
-                self._side_like = (empty, like, printed_discs(empty, like, layout))
-            _, side_like, printed = self._side_like
+                self._side_like = (empty, like, printed_discs(empty, like, layout),
+                                   edge_side_like(like, layout.wall))
+            _, side_like, printed, edge_like = self._side_like
             change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade)
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
@@ -222,7 +223,7 @@ class Detector:
                 self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
                                     sample_maps(axes.points, cam, axes.heights))
             at_lines = lightness_at(image, self._shape_maps[1])
-            like = edge_side_like(side_like, layout.wall)
+            like = edge_like
             empty_lines = self.empty_lines
 
             def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray

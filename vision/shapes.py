@@ -28,7 +28,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classify import EDGES, SIDES, WALL_SAMPLES, PieceGeometry, neighbour_squares
+from vision.classify import (
+    EDGES,
+    SIDES,
+    WALL_SAMPLES,
+    PieceGeometry,
+    neighbour_squares,
+    pole_cylinders,
+)
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.raycast import Rays, clearance_each
@@ -97,23 +104,24 @@ def line_layout(camera: CameraModel, geometry: PieceGeometry | None = None) -> L
     off = ((pts < 0) | (pts > 8)).any(axis=-1)
     pts[off] = np.nan
     # each point's line of sight against every Pole of its neighbourhood
-    cyl = np.full((64, 9, 4), _FAR)
-    for sq in range(64):
-        file, rank = sq & 7, sq >> 3
-        for n, (dr, df) in enumerate((dr, df) for dr in (-1, 0, 1) for df in (-1, 0, 1)):
-            if 0 <= file + df < 8 and 0 <= rank + dr < 8:
-                cyl[sq, n] = (file + df + 0.5, rank + dr + 0.5, g.pole_diameter / 2,
-                              g.pole_height)
     m = n_j * n_k * 4
-    targets = np.concatenate([np.nan_to_num(pts, nan=-_FAR).reshape(64, m, 2),
-                              np.zeros((64, m, 1))], axis=2)
-    rays = Rays(c, np.repeat(targets.reshape(-1, 3), 9, axis=0), g.pole_height + 0.05)
-    each = np.broadcast_to(cyl[:, None], (64, m, 9, 4)).reshape(-1, 1, 4)
-    none = np.full((len(each), 1, 2, 3), _FAR)
-    none[..., 1, :] += 0.1
-    near = clearance_each(rays, each, none, cfg.ray_iterations).reshape(64, 4, n_j, n_k, 9)
+    each = np.repeat(np.nan_to_num(pts, nan=-_FAR).reshape(64, m, 2), 9, axis=1)
+    cyl = np.repeat(pole_cylinders(g), m, axis=0).reshape(64, m * 9, 4)
+    near = _past_pole(camera, each.reshape(-1, 2), cyl.reshape(-1, 4), g
+                      ).reshape(64, 4, n_j, n_k, 9)
     bits = ((near < cfg.line_pole_clear) << np.arange(9)).sum(axis=-1)
     return LineLayout(pts, bits.astype(np.int16))
+
+
+def _past_pole(camera: CameraModel, points: np.ndarray, cylinders: np.ndarray,
+               geometry: PieceGeometry) -> np.ndarray:
+    """(N,) how far the line of sight to each mat point (N, 2), on the mat, keeps from its
+    Pole (N, 4: x, y, radius, height), in spaces."""
+    rays = Rays(camera.centre, np.column_stack([points, np.zeros(len(points))]),
+                geometry.pole_height + 0.05)
+    none = np.full((len(points), 1, 2, 3), _FAR)
+    none[..., 1, :] += 0.1
+    return clearance_each(rays, cylinders[:, None], none, CLASSIFY.ray_iterations)
 
 
 Maps = tuple[np.ndarray, np.ndarray, tuple[int, ...]]
@@ -319,14 +327,9 @@ def shadow_in_view(shadow: PoleShadow, camera: CameraModel,
     g = geometry or PieceGeometry()
     pts = shadow_points(shadow)
     n = pts.shape[1] * pts.shape[2]
-    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
-    rays = Rays(camera.centre, np.column_stack([np.nan_to_num(pts, nan=-_FAR).reshape(-1, 2),
-                                                np.zeros(64 * n)]), g.pole_height + 0.05)
-    cyl = np.repeat(np.column_stack([centre, np.full(64, g.pole_diameter / 2),
-                                     np.full(64, g.pole_height)]), n, axis=0)[:, None]
-    none = np.full((64 * n, 1, 2, 3), _FAR)
-    none[..., 1, :] += 0.1
-    clear = clearance_each(rays, cyl, none, CLASSIFY.ray_iterations).reshape(pts.shape[:-1])
+    own = pole_cylinders(g)[:, 4]  # the space's own Pole (neighbour 4)
+    clear = _past_pole(camera, np.nan_to_num(pts, nan=-_FAR).reshape(-1, 2),
+                       np.repeat(own, n, axis=0), g).reshape(pts.shape[:-1])
     return (clear >= CLASSIFY.line_pole_clear) & ~np.isnan(pts[..., 0])
 
 
