@@ -196,11 +196,12 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
 def _median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """Median over the last axis of ``values`` where ``keep`` (same shape, bool); 0 where
     nothing is kept. (NumPy's nanmedian warns on every empty slice, and is slower.)"""
-    n = keep.sum(axis=-1)
-    ordered = np.sort(np.where(keep, values, np.inf), axis=-1)
-    lo = np.take_along_axis(ordered, np.maximum((n - 1) // 2, 0)[..., None], axis=-1)[..., 0]
-    hi = np.take_along_axis(ordered, np.maximum(n // 2, 0)[..., None], axis=-1)[..., 0]
-    return np.where(n > 0, (lo + hi) / 2, 0.0)
+    n = np.count_nonzero(keep, axis=-1).reshape(-1)
+    ordered = np.sort(np.where(keep, values, np.inf), axis=-1).reshape(len(n), -1)
+    rows = np.arange(len(n))
+    lo = ordered[rows, np.maximum((n - 1) // 2, 0)]
+    hi = ordered[rows, np.maximum(n // 2, 0)]
+    return np.where(n > 0, (lo + hi) / 2, 0.0).reshape(keep.shape[:-1])
 
 
 @dataclass(frozen=True, slots=True)
