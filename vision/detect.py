@@ -214,42 +214,8 @@ class Detector:
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         walls = bodies = shadows = None
-        if empty is not None and side_like is not None and self.empty_lines is not None:
-            if self._shapes is None:  # planned once: the empty look was read at the home fix
-                self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry))
-            lines, axes = self._shapes
-            if self._shape_maps is None or not np.array_equal(self._shape_maps[0],
-                                                              cam.homography):
-                self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
-                                    sample_maps(axes.points, cam, axes.heights))
-            at_lines = lightness_at(image, self._shape_maps[1])
-            like = edge_like
-            empty_lines = self.empty_lines
-
-            def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
-                      ) -> np.ndarray:
-                return with_structure(
-                    edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise),
-                    like, colour_walls_across(edge_sides, like))
-            if self.empty_axes is not None and self.body_threshold is not None:
-                bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
-                                   self.noise) / self.body_threshold
-            if self.pole_shadow is not None and self.empty_shadows is not None:
-                if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
-                                                                   cam.homography):
-                    self._shadow_maps = (
-                        cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
-                        shadow_in_view(self.pole_shadow, cam, self.geometry),
-                        shadow_spaces(self.pole_shadow))
-                _, at, in_view, reach = self._shadow_maps
-                # as the calibration's exposure would show it (a shadow is a ratio to it)
-                at_shadows = ((lightness_at(image, at) + 0.02)
-                              * np.float32(np.exp(-self.drift[0])) - 0.02)
-                cast = pole_shadow_score(at_shadows, self.empty_shadows, self.pole_shadow,
-                                         in_view)
-
-                def shadows(occupied: np.ndarray) -> np.ndarray:
-                    return np.where((reach & occupied[None]).any(axis=1), np.nan, cast)
+        if empty is not None and side_like is not None:
+            walls, bodies, shadows = self._shapes_seen(image, cam, layout, side_like, edge_like)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
@@ -266,6 +232,55 @@ class Detector:
         self._tracked = False
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)
+
+    def _shapes_seen(self, image: np.ndarray, cam: CameraModel, layout: SampleLayout,
+                     side_like: np.ndarray, edge_like: np.ndarray
+                     ) -> tuple[Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
+                                np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None]:
+        """What the shapes of pieces coloured like the mat say (:mod:`vision.shapes`), for
+        :func:`vision.classify.read_board`: walls, Pole bodies and Pole shadows. Each only
+        where the empty-mat photo gave its points' look, and where some wall (``edge_like``
+        (64, 4, 2)) or Pole disc (``side_like`` (64, S, 2)) looks like a side's colour on
+        the bare mat: elsewhere colour tells every piece."""
+        walls = bodies = shadows = None
+        if self.empty_lines is None:
+            return None, None, None
+        if self._shapes is None:  # planned once: the empty look was read at the home fix
+            self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry))
+        lines, axes = self._shapes
+        if self._shape_maps is None or not np.array_equal(self._shape_maps[0], cam.homography):
+            self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
+                                sample_maps(axes.points, cam, axes.heights))
+        if edge_like.any():
+            at_lines = lightness_at(image, self._shape_maps[1])
+            empty_lines = self.empty_lines
+
+            def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
+                      ) -> np.ndarray:
+                return with_structure(
+                    edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise),
+                    edge_like, colour_walls_across(edge_sides, edge_like))
+        if not side_like[:, np.r_[layout.top, layout.foot]].any():
+            return walls, None, None
+        if self.empty_axes is not None and self.body_threshold is not None:
+            bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
+                               self.noise) / self.body_threshold
+        if self.pole_shadow is not None and self.empty_shadows is not None:
+            if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
+                                                               cam.homography):
+                self._shadow_maps = (
+                    cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
+                    shadow_in_view(self.pole_shadow, cam, self.geometry),
+                    shadow_spaces(self.pole_shadow))
+            _, at, in_view, reach = self._shadow_maps
+            # as the calibration's exposure would show it (a shadow is a ratio to it)
+            at_shadows = ((lightness_at(image, at) + 0.02)
+                          * np.float32(np.exp(-self.drift[0])) - 0.02)
+            cast = pole_shadow_score(at_shadows, self.empty_shadows, self.pole_shadow, in_view)
+
+            def shadows(occupied: np.ndarray) -> np.ndarray:
+                return np.where((reach & occupied[None]).any(axis=1), np.nan, cast)
+        return walls, bodies, shadows
 
     def _occluded(self, fix: MatFix) -> Detection:
         if self._tracked:  # a hand over the lines must not pull the mat's fix off
