@@ -196,11 +196,21 @@ def _diagnose_roll(pos: Position, obs: Position, face: Face, changed: list[Space
                      f"(size {here.top})")  # type: ignore[union-attr]
 
 
-def _moved_from(pos: Position, obs: Position, changed: list[Space]) -> list[Space]:
-    """Spaces where a piece of the side to move stood and no longer stands whole."""
-    return [c for c in changed if pos.board[c] is not None and (
-        obs.board[c] is None or obs.board[c].side is not pos.board[c].side  # type: ignore[union-attr]
-        or obs.board[c].sizes[:pos.board[c].height] != pos.board[c].sizes)]  # type: ignore[union-attr]
+def _moved_from(pos: Position, obs: Position, changed: list[Space]) -> dict[Space, Piece]:
+    """The pieces that stood on changed spaces and no longer stand there whole, by space
+    (in ``changed``'s order)."""
+    out = {}
+    for c in changed:
+        was, now = pos.board[c], obs.board[c]
+        if was is not None and (now is None or now.side is not was.side
+                                or now.sizes[:was.height] != was.sizes):
+            out[c] = was
+    return out
+
+
+def _side_at(pos: Position, c: Space) -> Side | None:
+    piece = pos.board[c]
+    return None if piece is None else piece.side
 
 
 def _diagnose_step(pos: Position, obs: Position, changed: list[Space]) -> Violation:
@@ -210,13 +220,13 @@ def _diagnose_step(pos: Position, obs: Position, changed: list[Space]) -> Violat
                          f"{side.value} did not roll, so must move one of its pieces on the "
                          "board; nothing moved")
     gone = _moved_from(pos, obs, changed)
-    opp = [c for c in gone if pos.board[c].side is not side  # type: ignore[union-attr]
-           and (obs.board[c] is None or obs.board[c].side is pos.board[c].side)]  # type: ignore[union-attr]
+    opp = [c for c, was in gone.items()
+           if was.side is not side and _side_at(obs, c) in (None, was.side)]
     if opp:
         return Violation(Rule.OWN_PIECES, tuple(opp),
                          f"{side.value} may only move its own pieces; the "
-                         f"{pos.board[opp[0]].describe()} on {space_words(opp[0])} moved")  # type: ignore[union-attr]
-    mine = [c for c in gone if pos.board[c].side is side]  # type: ignore[union-attr]
+                         f"{gone[opp[0]].describe()} on {space_words(opp[0])} moved")
+    mine = [c for c, was in gone.items() if was.side is side]
     emptied = [c for c in mine if obs.board[c] is None]
     if len(emptied) == 1 and len(changed) <= 2:
         mine = emptied  # the other changed space is where it went
@@ -230,7 +240,7 @@ def _diagnose_step(pos: Position, obs: Position, changed: list[Space]) -> Violat
                          "changed: pieces move whole, one space, onto vacant, friendly or "
                          "bumped spaces")
     frm = mine[0]
-    piece: Piece = pos.board[frm]  # type: ignore[assignment]
+    piece = gone[frm]
     left = obs.board[frm]
     if left is not None:
         return Violation(Rule.NEVER_UNSTACKED, (frm,),
