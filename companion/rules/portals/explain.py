@@ -92,13 +92,19 @@ def _illegal(rule: Rule, squares: tuple[Square, ...], message: str) -> Explanati
     return Explanation(False, violations=(Violation(rule, squares, message),))
 
 
+def _side_on(pos: Position, sq: Square) -> Side | None:
+    piece = pos.pieces[sq]
+    return None if piece is None else piece[0]
+
+
 def explain(turn_start: Position, observed: Position, roll: int | None = None) -> Explanation:
     """The legal turn (one move) of ``turn_start.to_move`` that turns ``turn_start`` into the
     board seen in ``observed`` (its ``to_move`` is ignored), or why there is none."""
     check_roll(roll)
     start = turn_start
-    if start.winner() is not None:
-        return _illegal(Rule.GAME_OVER, (), f"the game is over: {start.winner().value} "  # type: ignore[union-attr]
+    winner = start.winner()
+    if winner is not None:
+        return _illegal(Rule.GAME_OVER, (), f"the game is over: {winner.value} "
                         "has already won, so no more moves are made")
     if observed.portals != start.portals:
         moved = tuple(sorted(set(observed.portals) ^ set(start.portals)))
@@ -143,14 +149,10 @@ def _diagnose(start: Position, observed: Position, roll: int | None,
                 return _illegal(Rule.PIECE_COUNT, extra,
                                 f"{now - before} {side.value} {kind.value}(s) appeared on "
                                 f"{_names(extra)}: pieces never come back once captured")
-    gone = sorted(sq for sq in changed if start.pieces[sq] is not None
-                  and start.pieces[sq][0] is me)  # type: ignore[index]
-    arrived = sorted(sq for sq in changed if observed.pieces[sq] is not None
-                     and observed.pieces[sq][0] is me)  # type: ignore[index]
-    opp_gone = sorted(sq for sq in changed if start.pieces[sq] is not None
-                      and start.pieces[sq][0] is opp)  # type: ignore[index]
-    opp_arrived = sorted(sq for sq in changed if observed.pieces[sq] is not None
-                         and observed.pieces[sq][0] is opp)  # type: ignore[index]
+    gone = sorted(sq for sq in changed if _side_on(start, sq) is me)
+    arrived = sorted(sq for sq in changed if _side_on(observed, sq) is me)
+    opp_gone = sorted(sq for sq in changed if _side_on(start, sq) is opp)
+    opp_arrived = sorted(sq for sq in changed if _side_on(observed, sq) is opp)
     pp_from, pp_to = start.portable, observed.portable
     if opp_arrived:
         return _illegal(Rule.ONLY_MOVER_MOVES, tuple(opp_arrived + opp_gone),
@@ -181,9 +183,11 @@ def _diagnose(start: Position, observed: Position, roll: int | None,
     piece = start.pieces[a]
     assert piece is not None
     kind = piece[1]
-    if observed.pieces[b] != piece:
+    there = observed.pieces[b]
+    if there != piece:
+        became = "nothing" if there is None else f"a {there[1].value}"
         return _illegal(Rule.PIECE_COUNT, (a, b), f"the {kind.value} from {square_name(a)} "
-                        f"became a {observed.pieces[b][1].value} on {square_name(b)}")  # type: ignore[index]
+                        f"became {became} on {square_name(b)}")
     stray = [s for s in opp_gone if s != b]
     if stray:
         return _illegal(Rule.CAPTURE_BY_DISPLACEMENT, (a, b, *stray),
