@@ -74,12 +74,13 @@ def explain(turn_start: Position, observed: Position, roll: int | None = None) -
         return _illegal(Rule.GAME_OVER, (), f"the game is over: {won.value} has already won, "
                         "so nothing more changes on the board")
     # -- the structure: elements and arrows ----------------------------------------------------
-    gone = [i for i, k in enumerate(start.kinds) if k is not None and observed.kinds[i] is not k]
+    gone = [(i, k) for i, k in enumerate(start.kinds)
+            if k is not None and observed.kinds[i] is not k]
     if gone:
-        i = gone[0]
+        i, was = gone[0]
         now = observed.kinds[i]
-        return _illegal(Rule.ELEMENTS_NEVER_MOVE, [cells[j] for j in gone],
-                        f"the {start.kinds[i].value} on {cell_name(cells[i])} was "  # type: ignore[union-attr]
+        return _illegal(Rule.ELEMENTS_NEVER_MOVE, [cells[j] for j, _ in gone],
+                        f"the {was.value} on {cell_name(cells[i])} was "
                         + ("removed" if now is None else f"replaced by a {now.value}")
                         + ": elements already built are never moved or removed")
     lost = sorted(set(start.arrows) - set(observed.arrows))
@@ -105,9 +106,11 @@ def explain(turn_start: Position, observed: Position, roll: int | None = None) -
                         "with the new element they join, in the same action")
     if new:
         c = new[0]
+        built = observed.kinds[c]
+        assert built is not None  # a new element stands there
         if pawn_cells:
             return _illegal(Rule.ONE_ACTION, [cells[c]] + [cells[i] for i in pawn_cells],
-                            f"a {observed.kinds[c].value} was built on {geo.name(c)} and pawns "  # type: ignore[union-attr]
+                            f"a {built.value} was built on {geo.name(c)} and pawns "
                             f"changed on {_names([cells[i] for i in pawn_cells])}: a turn is "
                             "one action")
         return _explain_build(start, observed, roll, c, added)

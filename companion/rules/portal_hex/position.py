@@ -514,9 +514,9 @@ def _parse_kind(name: str, value: object, base: Position, i: int) -> Kind:
     if (kind is Kind.CENTRUM) != (fixed is Kind.CENTRUM):
         raise PositionError(f"cell {name}: CENTRUM is 0,0" if kind is Kind.CENTRUM
                             else f"cell {name} is the CENTRUM, not a {kind.value}")
-    if fixed is Kind.START:
-        raise PositionError(f"cell {name} is {base.start_owner(i).value}'s START, "  # type: ignore[union-attr]
-                            f"not a {kind.value}")
+    start_of = base.start_owner(i)
+    if fixed is Kind.START and start_of is not None:
+        raise PositionError(f"cell {name} is {start_of.value}'s START, not a {kind.value}")
     return kind
 
 
@@ -545,10 +545,11 @@ def board_faults(pos: Position, only: Iterable[int] | None = None) -> list[Fault
     for i in cells:
         kind = kinds[i]
         name = geo.name(i)
+        pawn = pos.pawns[i]
         if kind is None:
-            if pos.pawns[i] is not None:
+            if pawn is not None:
                 out.append(("pawns-stand-on-platforms", (i,),
-                            f"a {pos.pawns[i][0].value} pawn stands on the empty cell {name}: "  # type: ignore[index]
+                            f"a {pawn[0].value} pawn stands on the empty cell {name}: "
                             "pawns stand only on platforms"))
             continue
         for j in links.outs[i]:
@@ -560,7 +561,7 @@ def board_faults(pos: Position, only: Iterable[int] | None = None) -> list[Fault
                 out.append(("no-portal-to-portal", (i, j),
                             f"an arrow joins the portals on {name} and {geo.name(j)}: a portal "
                             "is never joined directly to a portal"))
-            elif kinds[j].is_platform and kind.is_platform:  # type: ignore[union-attr]
+            elif (there := kinds[j]) is not None and there.is_platform and kind.is_platform:
                 out.append(("no-platform-to-platform", (i, j),
                             f"an arrow joins the platforms on {name} and {geo.name(j)}: pawns "
                             "go from platform to platform only through a portal"))
@@ -569,9 +570,9 @@ def board_faults(pos: Position, only: Iterable[int] | None = None) -> list[Fault
                 out.append(("portal-needs-a-platform", (i,),
                             f"the portal on {name} is joined to no platform: a portal is "
                             "joined to 1 to 6 neighbouring platforms"))
-            if pos.pawns[i] is not None:
+            if pawn is not None:
                 out.append(("pawns-stand-on-platforms", (i,),
-                            f"a {pos.pawns[i][0].value} pawn stands on the portal {name}: "  # type: ignore[index]
+                            f"a {pawn[0].value} pawn stands on the portal {name}: "
                             "pawns stand only on platforms"))
         elif kind is Kind.PLATFORM and not any(kinds[j] is Kind.PORTAL
                                                for j in links.ins[i] + links.outs[i]):
