@@ -41,6 +41,18 @@ class Clause(enum.Enum):
         return str(self.value[1])
 
 
+QUOTED_MAX = 60  # characters of an offending value an error message shows
+
+
+def quoted(value: object) -> str:
+    """``repr(value)``, cut to ``QUOTED_MAX`` characters: an error names the offending value,
+    and a whole file pasted where a move or a position belongs must not flood the terminal."""
+    text = repr(value)
+    if len(text) <= QUOTED_MAX:
+        return text
+    return f"{text[:QUOTED_MAX - 3]}... ({len(text)} characters)"
+
+
 def loads_strict(text: str | bytes) -> Any:
     """``json.loads`` that rejects duplicate keys (two pieces listed on one square)."""
 

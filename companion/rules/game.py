@@ -14,6 +14,7 @@ import importlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from companion.rules.common import quoted
 from companion.rules.errors import PositionError, RulesError, VariantError
 
 
@@ -164,7 +165,7 @@ def parse_number_roll(text: str, game: str, die: str, highest: int) -> int:
     """A numbered die's roll as typed: ASCII digits from 1 to ``highest``."""
     t = text.strip()
     if not (t and len(t) <= 3 and all(c in "0123456789" for c in t) and 1 <= int(t) <= highest):
-        raise RulesError(f"--roll for {game}: {die} shows 1-{highest}, got {text!r}")
+        raise RulesError(f"--roll for {game}: {die} shows 1-{highest}, got {quoted(text)}")
     return int(t)
 
 

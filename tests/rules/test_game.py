@@ -126,3 +126,16 @@ def test_judge_refuses_a_duplicate_key_for_every_game(
         b.write_text(text.replace("{", "{" + json.dumps(key) + ": null, ", 1))
         assert main(["judge", "--game", game_id, str(a), str(b)]) == 2
         assert "twice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game_id", IDS)
+def test_a_long_bad_input_is_named_but_not_printed_whole(game_id: str) -> None:
+    """Issue 18, "one clear line": an error names the offending value (python-chess's way),
+    but a whole file pasted where a move belongs is cut to a few dozen characters."""
+    game = GAMES[game_id]
+    junk = "x" * 5000
+    with pytest.raises(ValueError) as caught:
+        game.parse_move(junk)
+    message = str(caught.value)
+    assert "xxxxxxxx" in message and len(message) < 400
+    assert "(5002 characters)" in message

@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import quoted
 from companion.rules.errors import PositionError, RulesError, VariantError
 
 Cell = tuple[int, int]
@@ -54,7 +55,7 @@ def parse_cell(text: object, radius: int | None = None) -> Cell:
                 raise ValueError
             cell = (int(parts[0]), int(parts[1]))
         except ValueError:
-            raise PositionError(f"unknown cell {text!r}: cells are written q,r such as "
+            raise PositionError(f"unknown cell {quoted(text)}: cells are written q,r such as "
                                 "'0,0' or '2,-1'") from None
     if radius is not None and distance(cell) > radius:
         raise PositionError(f"cell {cell_name(cell)} is off the board: it is "

@@ -21,6 +21,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from companion.rules.common import quoted
 from companion.rules.errors import MoveError, PositionError
 from companion.rules.portal_hex.board import Cell, cell_name, parse_cell
 
@@ -112,7 +113,7 @@ _WORDS = {Action.PORTAL: {"in": "ins", "out": "outs"},
 def parse_move(text: str) -> Move:
     """Notation -> move. Raises :class:`MoveError` naming the text when it is not a move."""
     if not isinstance(text, str):
-        raise MoveError(f"{text!r} is not a Portal move: moves are text")
+        raise MoveError(f"{quoted(text)} is not a Portal move: moves are text")
     norm = re.sub(r"\s*,\s*", ",", text.strip().lower())
     tokens = norm.split()
     examples = ("(examples: 'portal 1,-1 in 2,-1 out 1,0', 'platform 2,-1 to 1,-1', "
@@ -122,13 +123,13 @@ def parse_move(text: str) -> Move:
     except ValueError:
         action = None
     if action is None:
-        raise MoveError(f"{text!r} is not a Portal move {examples}")
+        raise MoveError(f"{quoted(text)} is not a Portal move {examples}")
     if action in (Action.START, Action.CENTRUM, Action.PASS):
         if len(tokens) != 1:
-            raise MoveError(f"{text!r}: '{action.value}' takes no cells")
+            raise MoveError(f"{quoted(text)}: '{action.value}' takes no cells")
         return Move(action)
     if len(tokens) < 2:
-        raise MoveError(f"{text!r}: '{action.value}' needs a cell {examples}")
+        raise MoveError(f"{quoted(text)}: '{action.value}' needs a cell {examples}")
     try:
         cell = parse_cell(tokens[1])
         lists: dict[str, list[Cell]] = {}
@@ -137,16 +138,16 @@ def parse_move(text: str) -> Move:
             if token in _WORDS[action]:
                 field = _WORDS[action][token]
                 if field in lists:
-                    raise MoveError(f"{text!r}: '{token}' is given twice")
+                    raise MoveError(f"{quoted(text)}: '{token}' is given twice")
                 current = lists[field] = []
             elif current is None:
-                raise MoveError(f"{text!r}: expected one of "
+                raise MoveError(f"{quoted(text)}: expected one of "
                                 f"{', '.join(_WORDS[action])} before {token!r}")
             else:
                 current.append(parse_cell(token))
         if any(not v for v in lists.values()):
-            raise MoveError(f"{text!r}: a list word must be followed by at least one cell")
+            raise MoveError(f"{quoted(text)}: a list word must be followed by at least one cell")
         return Move(action, cell, **{k: tuple(v) for k, v in lists.items()})
     except (PositionError, MoveError) as exc:
         msg = str(exc)
-        raise MoveError(msg if msg.startswith(repr(text)) else f"{text!r}: {msg}") from None
+        raise MoveError(msg if msg.startswith(quoted(text)) else f"{quoted(text)}: {msg}") from None

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.common import position_object
+from companion.rules.common import position_object, quoted
 from companion.rules.errors import PositionError, VariantError
 from companion.rules.portal_hex.board import (
     DEFAULT_VARIANT,
@@ -323,7 +323,7 @@ class Position:
             raise PositionError(f"position text must be a string, got {type(text).__name__}")
         parts = [part.strip() for part in text.split("|")]
         if len(parts) not in (3, 4):
-            raise PositionError(f"position text {text!r} has {len(parts)} part(s) separated "
+            raise PositionError(f"position text {quoted(text)} has {len(parts)} part(s) separated "
                                 "by '|': it needs the side to move, the elements, the pawns "
                                 "and optionally reached=...")
         doc: dict[str, Any] = {"game": "portal-hex"}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from companion.rules.common import quoted
 from companion.rules.errors import MoveError, PositionError
 from companion.rules.portals.board import (
     DIR_NAMES,
@@ -111,11 +112,11 @@ def parse_move(text: str) -> Move:
     t = text.strip() if isinstance(text, str) else text
     m = _MOVE_RE.fullmatch(t) if isinstance(t, str) else None
     if m is None:
-        raise MoveError(f"{text!r} is not a Portals move (examples: Kf1-g2, Gc2xc7, Gd4@h8, "
+        raise MoveError(f"{quoted(text)} is not a Portals move (examples: Kf1-g2, Gc2xc7, Gd4@h8, "
                         "Gc2xc7+Pf6-f9)")
     try:
         shift = (PortalShift(parse_square(m[5]), parse_square(m[6])) if m[5] else None)
         return Move(Kind.PRINCE if m[1] == "K" else Kind.GUARD, parse_square(m[2]),
                     parse_square(m[4]), capture="x" in m[3], jump="@" in m[3], shift=shift)
     except (PositionError, MoveError) as exc:
-        raise MoveError(f"{text!r}: {exc}") from None
+        raise MoveError(f"{quoted(text)}: {exc}") from None

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.common import position_object
+from companion.rules.common import position_object, quoted
 from companion.rules.errors import PositionError, VariantError
 from companion.rules.portals.board import (
     CENTER,
@@ -268,7 +268,8 @@ class Position:
         everything :meth:`from_json` refuses is refused here too (it is built the same way)."""
         fields = text.split()
         if len(fields) < 2:
-            raise PositionError(f"position text {text!r} needs the board and the side to move")
+            raise PositionError(f"position text {quoted(text)} needs the board and the side "
+                                "to move")
         board, to_move_name, *extra = fields
         ranks = board.split("/")
         if len(ranks) != SIZE:
@@ -301,7 +302,7 @@ class Position:
                 raise PositionError(f"unknown field {item!r} after the side to move: "
                                     "fields are portals=... and pp=...")
             if key in doc or (key == "pp" and "portable_portal" in doc):
-                raise PositionError(f"field {key!r} is given twice in {text!r}")
+                raise PositionError(f"field {key!r} is given twice in {quoted(text)}")
             if key == "portals":
                 doc["portals"] = [] if value == "-" else value.split(",")
             elif value == "-":

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import quoted
 from companion.rules.errors import MoveError, PositionError
 from companion.rules.teleporters.board import (
     Corner,
@@ -170,12 +171,12 @@ def parse_move(text: str) -> Move:
         if m := _PORT_SPIN_RE.fullmatch(t):
             sq = parse_square(m[1])
             if m[2] == m[3]:
-                raise MoveError(f"{text!r}: a spin must change the Port's corner")
+                raise MoveError(f"{quoted(text)}: a spin must change the Port's corner")
             return PortMove(sq, Corner(m[2]), sq, Corner(m[3]))
         if m := _PORT_GLIDE_RE.fullmatch(t):
             frm, to = parse_square(m[1]), parse_square(m[3])
             if frm == to:
-                raise MoveError(f"{text!r}: a glide must leave its space")
+                raise MoveError(f"{quoted(text)}: a glide must leave its space")
             corner = Corner(m[2])
             return PortMove(
                 frm, corner, to, Corner(m[4]) if m[4] else corner,
@@ -189,12 +190,13 @@ def parse_move(text: str) -> Move:
         if m := _TELEPORT_MOVE_RE.fullmatch(t):
             kind = TeleportMoveKind(m[2])
             if kind is TeleportMoveKind.SEND and m[4]:
-                raise MoveError(f"{text!r}: 'P' (passenger) belongs to a glide, not a send")
+                raise MoveError(f"{quoted(text)}: 'P' (passenger) belongs to a glide, not a send")
             return TeleportMove(kind, parse_square(m[1]), parse_square(m[3]),
                                 passenger=bool(m[4]))
     except PositionError as exc:
-        raise MoveError(f"{text!r}: {exc}") from None
-    raise MoveError(f"{text!r} is not a Teleporters move (examples: Pc1-c3, Vb2sw-b5, Td4-d6P)")
+        raise MoveError(f"{quoted(text)}: {exc}") from None
+    raise MoveError(f"{quoted(text)} is not a Teleporters move "
+                    "(examples: Pc1-c3, Vb2sw-b5, Td4-d6P)")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.common import position_object
+from companion.rules.common import position_object, quoted
 from companion.rules.errors import PositionError, VariantError
 from companion.rules.teleporters.board import (
     CORNERS,
@@ -279,7 +279,8 @@ class Position:
     def from_text(cls, text: str) -> Position:
         fields = text.split()
         if len(fields) < 2:
-            raise PositionError(f"position text {text!r} needs the board and the side to move")
+            raise PositionError(f"position text {quoted(text)} needs the board and the side "
+                                "to move")
         board, to_move_name, *flag_fields = fields
         ranks = board.split("/")
         if len(ranks) != 8:

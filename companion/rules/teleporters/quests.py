@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.rules.common import quoted
 from companion.rules.errors import RulesError
 from companion.rules.teleporters.board import (
     SQUARES,
@@ -107,7 +108,7 @@ class Quest(enum.Enum):
                 if quest.id == wanted:
                     return quest
         allowed = ", ".join(q.id for q in cls)
-        raise QuestError(f"unknown quest {text!r}: quests are {allowed}")
+        raise QuestError(f"unknown quest {quoted(text)}: quests are {allowed}")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 
+from companion.rules.common import quoted
 from companion.rules.errors import PositionError
 
 Space = int  # 0..17, row-major over the diagram, the hole left out
@@ -34,7 +35,7 @@ class Side(enum.Enum):
         for side in cls:
             if text == side.value:
                 return side
-        raise PositionError(f"unknown side {text!r}: expected 'blue' or 'red'")
+        raise PositionError(f"unknown side {quoted(text)}: expected 'blue' or 'red'")
 
 
 class Face(enum.Enum):
@@ -57,7 +58,7 @@ class Face(enum.Enum):
             for face in cls:
                 if face.value == t:
                     return face
-        raise PositionError(f"unknown die face {text!r}: expected one of n, a, 2, 3, 4, 5")
+        raise PositionError(f"unknown die face {quoted(text)}: expected one of n, a, 2, 3, 4, 5")
 
 
 LAYOUT: tuple[tuple[str | None, ...], ...] = (
@@ -101,7 +102,7 @@ NEIGHBOURS: tuple[tuple[Space, ...], ...] = tuple(_neighbours(sp) for sp in SPAC
 def parse_space(text: object) -> Space:
     if isinstance(text, str) and text.strip().lower() in _BY_NAME:
         return _BY_NAME[text.strip().lower()]
-    raise PositionError(f"unknown space {text!r}: expected one of {', '.join(SPACE_NAMES)}")
+    raise PositionError(f"unknown space {quoted(text)}: expected one of {', '.join(SPACE_NAMES)}")
 
 
 def space_name(sp: Space) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from companion.rules.common import quoted
 from companion.rules.errors import MoveError, PositionError
 from companion.rules.telic.board import CENTER, Face, Space, parse_space, space_face, space_name
 
@@ -109,7 +110,7 @@ _STEP = re.compile(r"^([a-z][a-z0-9])([-x])([a-z][a-z0-9])$")
 
 def parse_move(text: object) -> Move:
     if not isinstance(text, str):
-        raise MoveError(f"a move must be text, got {text!r}")
+        raise MoveError(f"a move must be text, got {quoted(text)}")
     t = text.strip().lower()
     try:
         if t == "pass":
@@ -121,10 +122,10 @@ def parse_move(text: object) -> Move:
         if m := _STEP.match(t):
             if m[3] == CENTER:
                 if m[2] == "x":
-                    raise MoveError(f"move {text!r}: nothing is bumped in the Center Zone")
+                    raise MoveError(f"move {quoted(text)}: nothing is bumped in the Center Zone")
                 return Step(parse_space(m[1]), None)
             return Step(parse_space(m[1]), parse_space(m[3]), m[2] == "x")
     except PositionError as exc:
-        raise MoveError(f"move {text!r}: {exc}") from None
-    raise MoveError(f"cannot read move {text!r}: expected e.g. +4b3, +4xb3, ~b3, ra-k5, "
+        raise MoveError(f"move {quoted(text)}: {exc}") from None
+    raise MoveError(f"cannot read move {quoted(text)}: expected e.g. +4b3, +4xb3, ~b3, ra-k5, "
                     "raxk5, k2-cz or pass")

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.common import position_object
+from companion.rules.common import position_object, quoted
 from companion.rules.errors import PositionError
 from companion.rules.telic.board import (
     LAYOUT,
@@ -289,7 +289,8 @@ class Position:
         the position is built through :meth:`from_json`, so it refuses the same things."""
         fields = text.split()
         if len(fields) < 2:
-            raise PositionError(f"position text {text!r} needs the board and the side to move")
+            raise PositionError(f"position text {quoted(text)} needs the board and the side "
+                                "to move")
         board_text, to_move_name, *extra = fields
         pieces: dict[str, Piece] = {}
         if board_text != "-":
@@ -315,7 +316,7 @@ class Position:
                 raise PositionError(f"unknown field {item!r} after the side to move: "
                                     "fields are first and cz=...")
             if key in seen:
-                raise PositionError(f"field {key!r} is given twice in {text!r}")
+                raise PositionError(f"field {key!r} is given twice in {quoted(text)}")
             seen.add(key)
             if key == "first":
                 first = True
