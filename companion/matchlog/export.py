@@ -53,6 +53,7 @@ from companion.matchlog.model import (
     parse_iso,
     replay_turn,
 )
+from companion.rules.common import quoted
 from companion.rules.errors import RulesError
 from companion.rules.teleporters import GAME, Position, Variant
 
@@ -524,7 +525,7 @@ def import_json(doc: object, source: str = "<json>") -> list[tuple[Match, Snapsh
 
 def _json_match(doc: object, where: str) -> tuple[Match, Snapshots]:
     if not isinstance(doc, dict):
-        raise MatchFormatError(where, f"a match must be a JSON object, got {_short(doc)}")
+        raise MatchFormatError(where, f"a match must be a JSON object, got {quoted(doc)}")
     if doc.get("format") != JSON_FORMAT:
         raise MatchFormatError(f"{where}.format", f"{doc.get('format')!r}: this is not a "
                                f"match export ({JSON_FORMAT!r})")
@@ -553,14 +554,14 @@ def _json_match(doc: object, where: str) -> tuple[Match, Snapshots]:
     tags = doc.get("tags", {})
     for name, value in (("players", players), ("tags", tags)):
         if not isinstance(value, dict):
-            raise MatchFormatError(f"{where}.{name}", f"must be an object, got {_short(value)}")
+            raise MatchFormatError(f"{where}.{name}", f"must be an object, got {quoted(value)}")
     header = _Header(where, start, players, started, ended, result, f"{where}.result", tags)
     items: list[_RawTurn | tuple[str, Event]] = []
     snapshots: Snapshots = {}
     raw_turns, raw_events = doc.get("turns", []), doc.get("events", [])
     for name, value in (("turns", raw_turns), ("events", raw_events)):
         if not isinstance(value, list):
-            raise MatchFormatError(f"{where}.{name}", f"must be a list, got {_short(value)}")
+            raise MatchFormatError(f"{where}.{name}", f"must be a list, got {quoted(value)}")
     events = [_json_event(e, f"{where}.events[{k}]") for k, e in enumerate(raw_events)]
     for n, t in enumerate(raw_turns, 1):
         tw = f"{where}.turns[{n - 1}]"
@@ -578,14 +579,14 @@ def _json_match(doc: object, where: str) -> tuple[Match, Snapshots]:
 
 def _json_turn(doc: object, number: int, where: str) -> _RawTurn:
     if not isinstance(doc, dict):
-        raise MatchFormatError(where, f"a turn must be an object, got {_short(doc)}")
+        raise MatchFormatError(where, f"a turn must be an object, got {quoted(doc)}")
     unknown = set(doc) - _TURN_KEYS
     if unknown:
         raise MatchFormatError(where, f"unknown field(s) {sorted(unknown)}")
     moves = doc.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise MatchFormatError(f"{where}.moves", f"must be a list of moves in notation, got "
-                               f"{_short(moves)}")
+                               f"{quoted(moves)}")
     try:
         seconds = normalise_seconds(doc.get("seconds", 0))
         committed = (None if doc.get("committed_at") is None
@@ -597,7 +598,7 @@ def _json_turn(doc: object, number: int, where: str) -> _RawTurn:
 
 def _json_event(doc: object, where: str) -> tuple[str, Event]:
     if not isinstance(doc, dict):
-        raise MatchFormatError(where, f"an event must be an object, got {_short(doc)}")
+        raise MatchFormatError(where, f"an event must be an object, got {quoted(doc)}")
     fields = {k: v for k, v in doc.items() if k not in ("turn", "at", "kind")}
     try:
         kind = EventKind(doc.get("kind"))
@@ -608,7 +609,7 @@ def _json_event(doc: object, where: str) -> tuple[str, Event]:
         data = event_data_from_json(kind, fields)
         turn = doc.get("turn")
         if isinstance(turn, bool) or not isinstance(turn, int):
-            raise MatchFormatError(f"{where}.turn", f"a turn number, got {_short(turn)}")
+            raise MatchFormatError(f"{where}.turn", f"a turn number, got {quoted(turn)}")
         return where, Event(turn, parse_iso(_text(doc.get("at"), "at")), data)
     except (MatchLogError, RulesError) as exc:
         raise MatchFormatError(where, str(exc)) from None
@@ -616,13 +617,8 @@ def _json_event(doc: object, where: str) -> tuple[str, Event]:
 
 def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise MatchLogError(f"{what} must be a string, got {_short(value)}")
+        raise MatchLogError(f"{what} must be a string, got {quoted(value)}")
     return value
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- either format -----------------------------------------------------------------------------
