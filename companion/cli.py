@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
+from companion.options import finite, natural, whole
 from companion.rules import GAMES, RulesError
 from companion.rules.teleporters import Position
 
@@ -74,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("--first", metavar="SIDE",
                        help="who moves first: south or north (teleporters, default south); a "
                        "colour for portal-hex (default the first, red)")
-    setup.add_argument("--players", type=int, metavar="N",
+    setup.add_argument("--players", type=whole, metavar="N",
                        help="portal-hex: the number of players, 2-6 (default 2)")
     setup.add_argument("--text", action="store_true",
                        help="print text notation, not JSON")
@@ -98,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     mat = sub.add_parser("mat", help="draw the Teleporters mat for printing")
     mat.add_argument("--out", required=True, metavar="PATH", help="image to write (.png, .jpg)")
     mat.add_argument("--paper", choices=["A4", "A3", "A2"], default="A3")
-    mat.add_argument("--dpi", type=int, default=300)
+    mat.add_argument("--dpi", type=whole, default=300)
     mat.set_defaults(func=_cmd_mat)
 
     cal = sub.add_parser(
@@ -111,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Not required=True: `calibrate camera` (below) takes neither.
     src = cal.add_mutually_exclusive_group()
     src.add_argument("--image", metavar="PATH", help="a photo of the start position")
-    src.add_argument("--camera", type=int, metavar="N",
+    src.add_argument("--camera", type=natural, metavar="N",
                      help="grab the start position from camera N")
     cal.add_argument("--empty", metavar="PATH",
                      help="a photo of the empty mat from the same camera in the same light: "
@@ -181,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="list the solution classes each player has found")
     quest.add_argument("--classes", action="store_true",
                        help="list the quest's solution classes (computed)")
-    quest.add_argument("--camera", type=int, metavar="N", help="watch camera N live")
+    quest.add_argument("--camera", type=natural, metavar="N", help="watch camera N live")
     quest.add_argument("--profile", metavar="PATH", help="mat profile (with --camera)")
     quest.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                        help="the LED board's serial port (with --camera; default auto)")
@@ -196,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         "frames, which must show the start position. Exit status: 0 when stopped, 2 bad input "
         "(profile, empty-mat photo, camera, board port, match store, no start position to "
         "calibrate from).")
-    run.add_argument("--camera", type=int, default=0, metavar="N", help="camera index "
+    run.add_argument("--camera", type=natural, default=0, metavar="N", help="camera index "
                      "(default 0)")
     _add_calibration_source(run, "the camera as the game starts")
     run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
@@ -217,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "taken at a fixed rate (read in natural name order)")
     _add_calibration_source(ref, "the recording's first still frame")
     add_db_argument(ref)
-    ref.add_argument("--fps", type=float, default=10.0, metavar="N",
+    ref.add_argument("--fps", type=finite, default=10.0, metavar="N",
                      help="frame rate of a folder of images (default 10; a video has its own)")
     ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
     ref.add_argument("--game", choices=GAMES, default="teleporters")
@@ -227,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     ref.add_argument("--start", metavar="POSITION",
                      help="the board when the recording begins, JSON or text (default the "
                      "set-up; needs --profile)")
-    ref.add_argument("--accept-after", type=float, default=15.0, metavar="SECONDS",
+    ref.add_argument("--accept-after", type=finite, default=15.0, metavar="SECONDS",
                      help="a board no legal move explains for this long is taken as seen, "
                      "logged as a correction (default 15)")
     ref.set_defaults(func=_cmd_referee)
@@ -240,14 +241,14 @@ def build_parser() -> argparse.ArgumentParser:
     clip.add_argument("--out", required=True, metavar="FILE|DIR",
                       help="a .mp4/.avi/.mkv/.mov file, or a folder for frame_N.jpg images")
     clip.add_argument("--size", default="1280x720", metavar="WxH")
-    clip.add_argument("--fps", type=float, default=30.0, metavar="N")
-    clip.add_argument("--tilt", type=float, default=10.0, metavar="DEG",
+    clip.add_argument("--fps", type=finite, default=30.0, metavar="N")
+    clip.add_argument("--tilt", type=finite, default=10.0, metavar="DEG",
                       help="camera angle off vertical (default 10)")
-    clip.add_argument("--azimuth", type=float, default=0.0, metavar="DEG",
+    clip.add_argument("--azimuth", type=finite, default=0.0, metavar="DEG",
                       help="side the camera leans from, 0 = south (default 0)")
     clip.add_argument("--robust", action="store_true", help="also bump the camera, rest a "
                       "hand on the mat's edge and let the light drift")
-    clip.add_argument("--seed", type=int, default=11)
+    clip.add_argument("--seed", type=natural, default=11)
     clip.set_defaults(func=_cmd_clip)
     return parser
 
@@ -388,9 +389,9 @@ def _add_calibrate_camera(lens: argparse._SubParsersAction) -> None:  # type: ig
     mode.add_argument("--print-sheet", metavar="PATH", help="draw the checkerboard to print")
     mode.add_argument("--images", nargs="+", metavar="PATH",
                       help="photos of the sheet: files, or folders of them")
-    mode.add_argument("--camera", type=int, metavar="N",
+    mode.add_argument("--camera", type=natural, metavar="N",
                       help="take views of the sheet from live camera N")
-    cam.add_argument("--views", type=int, default=15,
+    cam.add_argument("--views", type=whole, default=15,
                      help="views to take with --camera (default 15)")
     cam.add_argument("--out", metavar="PATH", help="lens calibration to write (JSON)")
     cam.add_argument("--profile", metavar="PATH",
@@ -399,7 +400,7 @@ def _add_calibrate_camera(lens: argparse._SubParsersAction) -> None:  # type: ig
                      help="inner corners of the sheet (default 9x6, as printed)")
     cam.add_argument("--paper", choices=["A4", "A3", "Letter"], default="A4",
                      help="paper for --print-sheet (default A4, landscape)")
-    cam.add_argument("--dpi", type=int, default=300, help="for --print-sheet (default 300)")
+    cam.add_argument("--dpi", type=whole, default=300, help="for --print-sheet (default 300)")
     cam.set_defaults(func=_cmd_calibrate_camera)
 
 

@@ -27,6 +27,7 @@ from companion.matchlog.model import (
     parse_iso,
 )
 from companion.matchlog.store import ENV_VAR, MatchStore, default_db_path
+from companion.options import path_text, positive
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -34,7 +35,7 @@ EXIT_OK, EXIT_BAD_INPUT = 0, 2
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """``--db PATH`` as every command that reads or writes the match store takes it
     (``companion run`` and ``companion demo`` use this too)."""
-    parser.add_argument("--db", metavar="PATH", default=None,
+    parser.add_argument("--db", metavar="PATH", default=None, type=path_text,
                         help=f"match store (default: ${ENV_VAR}, else {default_db_path()})")
 
 
@@ -71,7 +72,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = cmds.add_parser("list", help="list the matches in the store, oldest first")
     add_db_argument(p)
     p.add_argument("--unfinished", action="store_true", help="only matches still open")
-    p.add_argument("--limit", type=int, metavar="N", help="only the newest N")
+    p.add_argument("--limit", type=positive, metavar="N", help="only the newest N")
     p.set_defaults(func=_wrap(_cmd_list))
 
     p = cmds.add_parser("show", help="one match: players, turns, events, final position")

@@ -1,0 +1,59 @@
+"""Command-line option types, strict and in one place.
+
+``argparse``'s ``int`` takes Unicode digits ("²", "٣") and numbers hundreds of digits long,
+and ``float`` takes "nan" and "inf"; each then fails somewhere deeper, or not at all. These
+types take ASCII digits only, bounded, and finite decimals; argparse turns their refusal
+into one line naming the option, and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+WHOLE_DIGITS = 9  # digits a whole-number option takes at most
+_WHOLE = re.compile(rf"[+-]?[0-9]{{1,{WHOLE_DIGITS}}}")
+_DECIMAL = re.compile(r"[+-]?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?")
+
+
+def whole(text: str) -> int:
+    """A whole number written in ASCII digits (a sign allowed), at most ``WHOLE_DIGITS``."""
+    if not _WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (digits 0-9, at most {WHOLE_DIGITS})")
+    return int(text)
+
+
+def positive(text: str) -> int:
+    """A whole number of at least 1."""
+    n = whole(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return n
+
+
+def natural(text: str) -> int:
+    """A whole number of at least 0."""
+    n = whole(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return n
+
+
+def finite(text: str) -> float:
+    """A decimal number written in ASCII (such as 10, 2.5 or 1e-3): not NaN, not infinite."""
+    if not _DECIMAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (such as 10 or 2.5)")
+    value = float(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is too large")
+    return value
+
+
+def path_text(text: str) -> str:
+    """A path that is not empty (an empty one would quietly mean the current folder or a
+    default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path names no file")
+    return text
