@@ -540,6 +540,11 @@ def _cmd_referee(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only, a few of them ("²".isdigit() is true too)."""
+    return text.isascii() and text.isdigit() and len(text) <= 5
+
+
 def _cmd_clip(args: argparse.Namespace) -> int:
     from companion.clips import (
         FOURCC,
@@ -552,7 +557,7 @@ def _cmd_clip(args: argparse.Namespace) -> int:
     )
 
     w, sep, h = args.size.lower().partition("x")
-    if not (sep and w.isdigit() and h.isdigit() and 160 <= int(w) <= 4096
+    if not (sep and _digits(w) and _digits(h) and 160 <= int(w) <= 4096
             and 90 <= int(h) <= 4096):
         raise UserError(f"--size is WIDTHxHEIGHT between 160x90 and 4096x4096, got "
                        f"{args.size!r}")

@@ -214,7 +214,7 @@ def open_recording(spec: str, fps: float) -> FrameSource:
     """A video file or a folder of frames (at ``fps``). Raises :class:`UserError`."""
     path = Path(spec)
     if not path.exists():
-        if spec.isdigit():
+        if spec.isascii() and spec.isdigit():
             raise UserError(f"{spec}: a recording is a video file or a folder of "
                                  f"frames; to referee from camera {spec} use companion run")
         raise UserError(f"{spec}: no such file or folder")

@@ -239,7 +239,7 @@ class SimulatedSource:
 
 def open_source(spec: str, fps: float = 10.0) -> FrameSource:
     """A camera index (``"0"``), a folder of images, or a video file."""
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit() and len(spec) <= 4:  # ASCII: "٣" is a file name
         return CameraSource(int(spec))
     path = Path(spec)
     if path.is_dir():

@@ -475,7 +475,7 @@ def _text_event(line: str, turn: int, where: str) -> Event:
     try:
         at = parse_iso(tokens[1][1])
         if kind == "die":
-            if not values[0].isdigit():
+            if not (values[0].isascii() and values[0].isdigit() and len(values[0]) <= 3):
                 raise MatchLogError(f"die value {values[0]!r} is not a number")
             data: Any = DieRoll(int(values[0]), values[1])  # type: ignore[arg-type]
         elif kind == "illegal":

@@ -64,3 +64,18 @@ def test_the_commands_refuse_them_with_exit_2(argv: list[str],
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"argument {argv[-2]}" in err
+
+
+def test_unicode_digits_name_no_size_and_no_camera(capsys: pytest.CaptureFixture[str]) -> None:
+    """"²".isdigit() is true in Python: a clip size or a source spelled in such digits is
+    refused, or taken as the file name it is, never as a number."""
+    from vision.errors import VisionError
+    from vision.sources import CameraSource, open_source
+
+    assert main(["clip", "--out", "x.mp4", "--size", "²x²"]) == 2
+    assert "--size" in capsys.readouterr().err
+    try:
+        source = open_source("٣")
+    except VisionError:
+        return  # no such file: fine
+    assert not isinstance(source, CameraSource)
