@@ -25,6 +25,7 @@ from companion.matchlog.model import (
     Result,
     TurnRecord,
     parse_iso,
+    printable,
 )
 from companion.matchlog.store import ENV_VAR, MatchStore, default_db_path
 from companion.options import path_text, positive
@@ -208,7 +209,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
         "send_marker", "wrap_rows", "carry"} else ""
     print(f"variant: {flags or 'default rules'}{extra}")
     for name, value in match.tags.items():
-        print(f"{name}: {value}")
+        print(f"{printable(name)}: {printable(str(value))}")
     for step in match.replay():
         if step.record is not None:
             for e in step.events:

@@ -158,6 +158,13 @@ def parse_enum(cls: type[E], value: object, what: str) -> E:
         raise MatchLogError(f"unknown {what} {value!r}: one of {allowed}") from None
 
 
+def printable(text: str) -> str:
+    """``text`` as it may reach a terminal: control characters (an ANSI escape, a NUL, a
+    line break inside a name) shown as U+FFFD, so an imported name cannot move the cursor,
+    recolour the screen or break a line."""
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
+
+
 # -- events ------------------------------------------------------------------------------------
 
 
@@ -383,7 +390,7 @@ class MatchSummary(NamedTuple):
         return self.ended_at is not None
 
     def players_text(self) -> str:
-        return " v ".join(f"{self.players.get(s) or '?'} ({s})" for s in SIDES)
+        return " v ".join(f"{printable(self.players.get(s) or '?')} ({s})" for s in SIDES)
 
 
 @dataclass(frozen=True, slots=True)

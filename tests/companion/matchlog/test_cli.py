@@ -185,3 +185,21 @@ def test_replay_at_a_terminal_waits_for_enter_between_turns(db: Path) -> None:
         _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_names_cannot_reach_the_terminal_as_control_characters(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18: "printed names are stripped of control characters": a player name or a tag
+    carrying an ANSI escape, a NUL or a line break is shown with each such character
+    replaced, in the list and in a match shown."""
+    path = tmp_path / "m.sqlite3"
+    nasty = "Eve\x1b[2J\x00\nX"
+    with MatchStore(path) as store:
+        match_id = record(store, random_match(4, 3, players={"south": nasty, "north": "Bob"},
+                                              tags={"Event": "club\x07night"}))
+    for argv in (["matches", "list", "--db", str(path)],
+                 ["matches", "show", str(match_id), "--db", str(path)]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x00" not in out and "\x07" not in out
+        assert "Eve\ufffd[2J\ufffd\ufffdX" in out
