@@ -435,6 +435,9 @@ class Match:
             raise MatchLogError("a finished match has both an end time and a result, an "
                                 f"unfinished one neither (ended_at={self.ended_at}, "
                                 f"result={self.result})")
+        if self.ended_at is not None and self.ended_at < self.started_at:
+            raise MatchLogError(f"the match ended ({self.ended_at.isoformat()}) before it "
+                                f"started ({self.started_at.isoformat()})")
         last = 0
         for e in self.events:
             if e.turn < last or e.turn > len(self.turns) + 1:

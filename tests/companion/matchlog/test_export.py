@@ -242,3 +242,16 @@ def test_format_is_detected_from_the_first_characters() -> None:
     assert detect_format("[\n {") == "json"
     listed = "[" + export_json_text(small_match()) + "," + export_json_text(small_match()) + "]"
     assert [m for m, _ in load_matches(listed)] == [small_match(), small_match()]
+
+
+def test_a_match_that_ended_before_it_started_is_refused() -> None:
+    """Issue 18: "`matches import` accepts a match that ended before it started": its JSON
+    export with the end moved before the start is refused, naming both times."""
+    from companion.matchlog.errors import MatchLogError
+    from tests.companion.matchlog.helpers import random_match
+
+    doc = export_json(random_match(4, 3))
+    doc["started_at"], doc["ended_at"] = "2026-05-01T12:00:00Z", "2026-05-01T11:00:00Z"
+    doc["result"] = doc["result"] or "draw"
+    with pytest.raises(MatchLogError, match="before it started"):
+        import_json(json.dumps(doc))
