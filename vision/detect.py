@@ -32,6 +32,7 @@ from vision.classify import (
     unexplained_spaces,
 )
 from vision.config import CLASSIFY, GATE
+from vision.errors import VisionError
 from vision.gate import Palette
 from vision.geometry import CameraModel, camera_model
 from vision.matfind import MatFix, MatTracker
@@ -176,9 +177,16 @@ class Detector:
 
     def prepare(self, image: np.ndarray, track: bool = True) -> tuple[np.ndarray, MatFix]:
         """The frame as detection sees it (undistorted when there is a lens calibration) and
-        the mat's fix in it: the cheap half of :meth:`detect`."""
+        the mat's fix in it: the cheap half of :meth:`detect`. A frame of another size than
+        calibration's is refused (VisionError): every point of the calibration belongs to
+        its pixels, and a resized frame would be read confidently wrong."""
         if self.undistort is not None:  # a lens calibration: work on the undistorted frame
-            image = self.undistort(image)
+            image = self.undistort(image)  # (it names a frame of another size its own way)
+        h, w = image.shape[:2]
+        if (w, h) != (self.width, self.height):
+            raise VisionError(f"the frame is {w}x{h} but the profile was calibrated on "
+                              f"{self.width}x{self.height} frames: set the camera to "
+                              f"{self.width}x{self.height}, or calibrate again at {w}x{h}")
         self._tracked = track
         return image, (self._tracker.update(image) if track else self.fix)
 

@@ -13,6 +13,7 @@ import pytest
 
 from calibration.profile import CalibrationError, Profile, calibrate
 from companion.rules.teleporters import Position
+from vision.errors import VisionError
 from vision.geometry import camera_model
 from vision.matfind import find_mat
 from vision.simtable import PIECE_SETS, CameraPose, Hand, PieceStyle, Scene, make_camera, render
@@ -267,3 +268,15 @@ def test_a_still_camera_is_sampled_where_the_empty_look_was_read() -> None:
     assert np.array_equal(near, at_home)
     _, _, further = detector.camera(moved(2.0 * CLASSIFY.home_px))
     assert np.abs(further - at_home).max() > CLASSIFY.home_px
+
+
+def test_a_frame_of_another_size_than_calibrations_is_refused() -> None:
+    """Issue 18: "`companion detect` does not check the frame's size against the profile's: a
+    1920x1080 frame with a 1280x720 profile gives a confident, wrong position". Now it is
+    refused, saying both sizes and what to do."""
+    scene = Scene(pose=CameraPose(tilt_deg=10), seed=3)
+    profile = calibrate(render(Position.start().to_json(), scene).image)
+    big = render(Position.start().to_json(),
+                 Scene(pose=CameraPose(tilt_deg=10, width=1920, height=1080), seed=3)).image
+    with pytest.raises(VisionError, match="1920x1080 but the profile was calibrated on 1280x720"):
+        profile.detector().detect(big)
