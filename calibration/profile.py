@@ -52,6 +52,7 @@ from vision.shapes import (
     learn_pole_shadow,
     lightness_at,
     line_layout,
+    log_change,
     pole_axes,
     pole_body,
     sample_maps,
@@ -303,8 +304,7 @@ def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start:
     seen = on_mat & (_clear(cam, np.column_stack([pts, np.zeros(len(pts))]), start, top)
                      >= CALIBRATION_CLEAR)
     uv = cam.image_points(pts)
-    change = np.log((read_colour(image, uv)[:, 0] + CLASSIFY.line_dark)
-                    / (read_colour(empty, uv)[:, 0] + CLASSIFY.line_dark))
+    change = log_change(read_colour(image, uv)[:, 0], read_colour(empty, uv)[:, 0])
     return learn_pole_shadow(np.where(seen, change, np.nan).reshape(len(centres), -1), offsets)
 
 

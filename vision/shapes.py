@@ -42,6 +42,23 @@ from vision.raycast import Rays, clearance_each
 
 _FAR = 1000.0
 _LIGHTNESS = np.array([0.114, 0.587, 0.299], np.float32)  # B, G, R
+# (64, 2) each space's centre on the mat
+_CENTRES = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+
+
+def log_change(light: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """The change from the empty look in log lightness (a shade or an exposure, which scale
+    lightness, shift it alike everywhere); black kept finite by ``line_dark``."""
+    return np.log((light + CLASSIFY.line_dark) / (empty + CLASSIFY.line_dark))
+
+
+def _spread(values: np.ndarray, floor: float) -> float | None:
+    """A robust standard deviation (1.4826 MADs) of the finite ``values``, at least
+    ``floor``; None when none is finite."""
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return None
+    return max(1.4826 * float(np.median(np.abs(finite - np.median(finite)))), floor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,17 +178,14 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     (:func:`lightness_at`); ``poles`` (64,) bool: Poles read standing, whose bodies the
     profiles must not take for walls."""
     cfg = CLASSIFY
-    change = np.log((light + cfg.line_dark) / (empty + cfg.line_dark))
+    change = log_change(light, empty)
     standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)  # (64, 9)
     bits = (standing << np.arange(9)).sum(axis=1).astype(np.int16)
     change = np.where((lines.poles_in_view & bits[:, None, None, None]) != 0, np.nan, change)
     # the frame's noise, from every third point (thousands: plenty, and a third the sort)
-    finite = change.reshape(-1)[::3]
-    finite = finite[np.isfinite(finite)]
-    if finite.size == 0:
+    sigma = _spread(change.reshape(-1)[::3], cfg.line_sigma_floor * noise)
+    if sigma is None:
         return np.full((64, 4), np.nan, np.float32)
-    mid = np.median(finite)
-    sigma = max(1.4826 * float(np.median(np.abs(finite - mid))), cfg.line_sigma_floor * noise)
     # a whole profile kept only where every point of it is in clear view
     # points off the mat are left out of every profile of their edge alike (they lie at
     # the same place across it); a profile with a point past a Pole is left out whole
@@ -219,7 +233,7 @@ def pole_axes(camera: CameraModel, geometry: PieceGeometry | None = None) -> Pol
     g = geometry or PieceGeometry()
     cfg = CLASSIFY
     z = np.array(cfg.body_heights) * g.pole_height
-    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    centre = _CENTRES
     away = centre - camera.centre[:2]
     dist = np.linalg.norm(away, axis=1, keepdims=True)
     away = np.where(dist > 1e-6, away / np.maximum(dist, 1e-6), np.array([[0.0, 1.0]]))
@@ -237,13 +251,10 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
     a body lit unlike the mat round it (its side faces the light otherwise), which a shadow
     falling over the space darkens alike on and beside the axis. ``light``, ``empty``
     (64, Z, 3): lightness at :class:`PoleAxes`' points now and on the empty mat."""
-    cfg = CLASSIFY
-    change = np.log((light + cfg.line_dark) / (empty + cfg.line_dark))
-    finite = change[np.isfinite(change)]
-    if finite.size == 0:
+    change = log_change(light, empty)
+    sigma = _spread(change, CLASSIFY.line_sigma_floor * noise)
+    if sigma is None:
         return np.zeros(64, np.float32)
-    mid = np.median(finite)
-    sigma = max(1.4826 * float(np.median(np.abs(finite - mid))), cfg.line_sigma_floor * noise)
     body = change[:, :, 0] - 0.5 * (change[:, :, 1] + change[:, :, 2])  # (64, Z)
     return np.abs(np.nan_to_num(np.median(body, axis=1))).astype(np.float32) / np.float32(sigma)
 
@@ -291,9 +302,8 @@ def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | 
     if seen.sum() < cfg.shadow_least * 4:
         return None
     own = np.where(seen.sum(axis=0) >= 2, np.where(seen, changes, -np.inf).max(axis=0), np.nan)
-    finite = changes[seen]
-    sigma = max(1.4826 * float(np.median(np.abs(finite - np.median(finite)))),
-                cfg.line_sigma_floor)
+    sigma = _spread(changes[seen], cfg.line_sigma_floor)
+    assert sigma is not None  # enough of the mat was seen (above)
     keep = (np.isfinite(own) & (own < -cfg.shadow_sigma * sigma)
             & (np.linalg.norm(offsets, axis=1) > cfg.shadow_clear_of_pole))
     if keep.sum() < cfg.shadow_least:
@@ -314,7 +324,7 @@ def _side_step(shadow: PoleShadow) -> np.ndarray:
 def shadow_points(shadow: PoleShadow) -> np.ndarray:
     """(64, 3, N, 2) the mat points where a Pole on each space casts its shadow, and the same
     stepped either way across the shadow's direction; NaN off the mat."""
-    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    centre = _CENTRES
     step = _side_step(shadow)
     shifts = np.stack([np.zeros(2), step, -step])  # (3, 2)
     pts = centre[:, None, None] + shifts[None, :, None] + shadow.offsets[None, None]
@@ -340,7 +350,7 @@ def shadow_spaces(shadow: PoleShadow) -> np.ndarray:
     space: a piece standing there darkens those points, or is darkened, unlike a Pole's
     own shadow on bare mat."""
     pts = shadow_points(shadow).reshape(64, -1, 2)
-    centre = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
+    centre = _CENTRES
     mirrored = 2 * centre[:, None] - pts  # where a Pole whose shadow falls here would stand
     out = np.zeros((64, 64), bool)
     for q in range(64):
@@ -358,7 +368,7 @@ def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
     none); 0 where the mat beside the shadow is as dark (a wall's shadow, a broad shade:
     no Pole's); NaN where less than half of the shadow is in view. ``light``, ``empty``
     (64, 3, N): lightness at :func:`shadow_points` now and on the empty mat."""
-    change = np.log((light + CLASSIFY.line_dark) / (empty + CLASSIFY.line_dark))
+    change = log_change(light, empty)
     use = in_view & np.isfinite(change)
     k = shadow.change[None, None]
     energy = np.where(use, k * k, 0.0).sum(axis=2)  # (64, 3)
