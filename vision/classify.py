@@ -803,6 +803,51 @@ def empty_difference(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.linalg.norm(d, axis=-1)
 
 
+def _light_of(feat: np.ndarray) -> np.ndarray:
+    """Colour features (..., 3) -> the (R, G, B) (each + 4) they were read from, float32:
+    :func:`colour_features` undone. Light adds up there, not in the features."""
+    er, eb = np.exp(feat[..., 1]), np.exp(feat[..., 2])
+    g = feat[..., 0] * 255.0 / (0.299 * er + 0.587 + 0.114 * eb)
+    return np.stack([g * er, g, g * eb], axis=-1).astype(np.float32)
+
+
+def blend_loglik(feat: np.ndarray, empty: np.ndarray, colours: dict[str, ColourModel],
+                 noise: float = 1.0) -> np.ndarray:
+    """(..., 2) float32: how well each sample (features (..., 3)) is a wall of a side
+    (south, north) blurred into the bare mat there (``empty`` (..., 3), NaN where unknown),
+    as ``-d^2 / 2``, capped like :func:`sample_evidence`'s. A blend's lightness lies
+    between the two; its chroma as colour differences (R - G, B - G) between theirs, even
+    where a JPEG spreads the wall's chroma over dark mat (which, as ratios, looks like a
+    deeper colour: light wood blurred into dark cloth passes for dark wood). ``d``: how far
+    outside both, in ``CLASSIFY.blend_light_sigma`` and ``blend_chroma_sigma`` times
+    ``noise``, from the nearest of the side's colour parts."""
+    cfg = CLASSIFY
+    cap = cfg.loglik_cap
+    out = np.full((*feat.shape[:-1], 2), -0.5 * cap * cap, np.float32)
+    known = ~np.isnan(empty[..., 0])
+    x, bare = feat[known].astype(np.float32), empty[known].astype(np.float32)
+    xc = _light_of(x)
+    xc = xc[:, [0, 2]] - xc[:, 1:2]
+    bc = _light_of(bare)
+    bc = bc[:, [0, 2]] - bc[:, 1:2]
+    for k, name in enumerate(SIDES):
+        model = colours[name]
+        best = np.full(len(x), np.inf, np.float32)
+        for mean, _ in model.parts or ((model.mean, model.inv_cov),):
+            wall = _light_of(mean)
+            wc = wall[[0, 2]] - wall[1]
+            below = np.minimum(bare[:, 0], mean[0]) - x[:, 0]
+            above = x[:, 0] - np.maximum(bare[:, 0], mean[0])
+            light = np.maximum(np.maximum(below, above), 0.0) / cfg.blend_light_sigma
+            span = wc[None] - bc
+            t = np.clip(((xc - bc) * span).sum(axis=1)
+                        / np.maximum((span * span).sum(axis=1), 1e-6), 0.0, 1.0)
+            chroma = np.linalg.norm(xc - bc - t[:, None] * span, axis=1) / cfg.blend_chroma_sigma
+            best = np.minimum(best, np.hypot(light, chroma) / noise)
+        out[known, k] = -0.5 * np.minimum(best, cap) ** 2
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class SpaceReading:
     pole: str | None
@@ -922,15 +967,20 @@ _ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
 
 
 def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray,
-                       wall_ll: np.ndarray | None = None) -> np.ndarray:
+                       wall_ll: np.ndarray | None = None,
+                       blends: Callable[[], np.ndarray] | None = None) -> np.ndarray:
     """Arrangement scores (64, C) again where two spaces read walls on one grid line: the
     walls either side of a line are a few pixels apart, so one real wall lights both
     spaces' samples (blurred into the mat, another side's wall may even pass for this
     side's). A Port is two walls: set the shared line's evidence aside, and a space whose
     other edges still call for its wall keeps it; one whose do not yields the line to its
     neighbour, unless that one's other edges do not call for a wall either and its wall
-    there is the weaker. ``edge_ll`` (64, 4, 3), ``best`` (64,); ``wall_ll``
-    (64, 4 * WALL_SAMPLES, 3): the wall samples' own log-likelihoods, unweighted."""
+    there is the weaker. Between two sides' walls, one that the other's blurred into the
+    mat does not explain stands, and where both might be such a blend, the one explained
+    the better yields. ``edge_ll`` (64, 4, 3), ``best`` (64,); ``wall_ll``
+    (64, 4 * WALL_SAMPLES, 3): the wall samples' own log-likelihoods, unweighted;
+    ``blends``: the wall samples as blends (64, 4 * WALL_SAMPLES, 2)
+    (:func:`blend_loglik`), asked for only where two sides' walls share a line."""
     side = _CONFIG_STATES[best]
     there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
     # Another side's wall across the line only explains samples that my own side's colour
@@ -940,8 +990,14 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
         plain = wall_ll.reshape(64, 4, WALL_SAMPLES, 3).max(axis=2)
         mine = np.take_along_axis(plain, side[..., None], axis=2)[..., 0]
         unclear = mine < -0.5 * CLASSIFY.explain_sigma ** 2
+    # A Port every one of whose walls has a wall across its line may be only their light
+    # blurred into the mat: a light wall's edge on dark cloth looks like a dark wood's.
+    backed = (_ACROSS >= 0) & (side[there] > 0)
+    unclear |= ((side > 0) & backed).sum(axis=1, keepdims=True) == (side > 0).sum(
+        axis=1, keepdims=True)
     shared = ((_ACROSS >= 0) & (side > 0) & (side[there] > 0)
               & ((side[there] == side) | unclear))
+    shared |= shared[there] & (_ACROSS >= 0)  # either space's doubt sets the line aside for both
     if not shared.any():
         return scores
 
@@ -958,7 +1014,20 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
             - np.where(mine_there, -np.inf, aside[:, None, :]).max(axis=2))
     still = shared & (lead >= CLASSIFY.line_keep_lead * CLASSIFY.port_margin)
     strength = _wall_strength(edge_ll, best)
-    neither = (lead < 0) & (lead[there] < 0)
+    across = shared & (side[there] != side)
+    if wall_ll is not None and blends is not None and across.any():
+        # Two sides' walls: how much better each edge's own colour explains its samples
+        # than the wall across blurred into the mat does.
+        own = np.take_along_axis(wall_ll.reshape(64, 4, WALL_SAMPLES, 3),
+                                 side[..., None, None], axis=3)[..., 0]
+        theirs = np.take_along_axis(blends().reshape(64, 4, WALL_SAMPLES, 2),
+                                    np.maximum(side[there] - 1, 0)[..., None, None],
+                                    axis=3)[..., 0]
+        strength = np.where(across, (own - theirs).sum(axis=2), strength)
+        # A wall no blend explains (by port_margin) stands whatever stands across it.
+        still |= across & (strength >= CLASSIFY.port_margin)
+    # Spaces whose every wall is shared have no other edge to call (lead 0 both sides).
+    neither = (lead <= 0) & (lead[there] <= 0)
     yields = shared & ~still & (still[there] | np.where(neither, strength[there] > strength,
                                                         lead[there] > lead))
     return rescored(yields) if yields.any() else scores
@@ -1079,8 +1148,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                side_like: np.ndarray | None = None, shaded: np.ndarray | None = None,
                walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
                bodies: np.ndarray | None = None,
-               shadows: Callable[[np.ndarray], np.ndarray] | None = None
-               ) -> list[SpaceReading]:
+               shadows: Callable[[np.ndarray], np.ndarray] | None = None,
+               blends: Callable[[], np.ndarray] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -1095,7 +1164,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     body), and ``shadows``: given the spaces where pieces are read (64,) bool, how much of
     a Pole's own shadow each space casts (64,) (:func:`vision.shapes.pole_shadow_score`,
     1: as the start Poles did; NaN: not in view, or pieces read within its reach), both
-    for Poles coloured like the mat."""
+    for Poles coloured like the mat; ``blends``: each wall sample (64, W, 2) (``W``:
+    ``layout.wall``'s) as a side's wall blurred into the bare mat (:func:`blend_loglik`),
+    which tells a wall's blurred edge across a grid line from another side's wall."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -1118,7 +1189,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         edge_ll = walls(first[0], edge_ll, _CONFIG_STATES[np.argmax(scores, axis=1)])
         scores = _arrangement_scores(edge_ll)
     scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores,
-                                loglik[:, layout.wall])
+                                loglik[:, layout.wall], blends)
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]

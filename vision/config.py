@@ -132,6 +132,10 @@ class ClassifyConfig:
     # of port_margin: a space's other edges call for its wall on a line two spaces read
     # walls on, when arrangements with that wall lead those without by this much
     line_keep_lead: float = 0.5
+    # A wall blurred into the mat (classify.blend_loglik): how far outside the lightnesses
+    # between and the chroma differences (R - G, B - G, of 255) between is still noise.
+    blend_light_sigma: float = 0.03
+    blend_chroma_sigma: float = 6.0
     # A Teleport's seams: wall-top dips within seam_reach spaces of a corner, against the
     # wall top at seam_ref; a relative difference of seam_margin between the diagonals: sure.
     seam_reach: float = 0.12

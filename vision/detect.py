@@ -15,6 +15,7 @@ from vision.classify import (
     SampleLayout,
     SpaceReading,
     bare_side_like,
+    blend_loglik,
     camera_drift,
     disc_change,
     image_samples,
@@ -227,7 +228,10 @@ class Detector:
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
-                              side_like, shaded, walls, bodies, shadows)
+                              side_like, shaded, walls, bodies, shadows,
+                              None if empty is None else lambda: blend_loglik(
+                                  feat[:, layout.wall], empty[:, layout.wall], self.colours,
+                                  self.noise))
         # One piece too many may be a misreading, which the referee names, and so may a few
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood).

@@ -16,10 +16,13 @@ from tests.vision.helpers import assert_reads_exactly
 from vision.classify import (
     _CONFIG_STATES,
     _CONFIGS,
+    WALL_SAMPLES,
     ColourModel,
     _one_wall_per_line,
     bare_mat_distance,
+    blend_loglik,
     camera_noise,
+    colour_features,
     light_allowances,
 )
 from vision.config import CLASSIFY
@@ -91,6 +94,95 @@ def test_walls_of_two_sides_on_one_line_do_not_explain_each_other() -> None:
     ll[sq("e4"), EDGE["w"]] = (-45.0, -60.0, 0.0)
     ll[sq("e4"), EDGE["s"]] = (-3.0, -60.0, 0.0)
     assert decide(ll) == {"d4": (("se", SOUTH),), "e4": (("sw", 2),)}
+
+
+NORTH = 2
+
+
+def seen_walls(**walls: tuple[int, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edge evidence (64, 4, 3) and the wall samples' own (64, 4 * WALL_SAMPLES, 3) and
+    blend (64, 4 * WALL_SAMPLES, 2) log-likelihoods, every edge bare mat except ``walls``
+    given as ``f3_n=(NORTH, own, blend)``: a wall of that side whose every sample scores
+    ``own`` for its colour, and ``blend`` as the other side's wall blurred into the mat."""
+    ll = np.zeros((64, 4, 3))
+    ll[..., 1:] = -10.0
+    own = np.full((64, 4, WALL_SAMPLES, 3), -20.0)
+    own[..., 0] = 0.0
+    blend = np.full((64, 4, WALL_SAMPLES, 2), -50.0)
+    for key, (side, mine, as_blend) in walls.items():
+        name, edge = key.split("_")
+        q, e = sq(name), EDGE[edge]
+        own[q, e, :, 0] = -24.0
+        own[q, e, :, side] = mine
+        blend[q, e, :, 2 - side] = as_blend
+        ll[q, e] = -60.0
+        ll[q, e, 0] = -40.0
+        ll[q, e, side] = WALL_SAMPLES * mine
+    return ll, own.reshape(64, -1, 3), blend.reshape(64, -1, 2)
+
+
+def decide_seen(ll: np.ndarray, own: np.ndarray, blend: np.ndarray) -> dict[str, tuple]:
+    scores = ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+    again = _one_wall_per_line(ll, np.argmax(scores, axis=1), scores, own, lambda: blend)
+    return {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}": _CONFIGS[int(np.argmax(again[q]))][0]
+            for q in range(64) if np.argmax(again[q]) != config(None)}
+
+
+def test_a_light_wall_blurred_into_dark_cloth_is_not_read_as_a_dark_port_across_it() -> None:
+    """Issue 16 (any two piece colours; maple and walnut on dark cloth): south's maple
+    Ports in f4 se and g3 nw light the grid lines round f3's ne corner and g4's sw, where
+    the blur of maple into the cloth looks like walnut. Every wall of those two reads has
+    a wall across its line, and a blend of that wall with the mat explains its samples:
+    they yield, and only the maple Ports are read."""
+    ll, own, blend = seen_walls(
+        f4_s=(SOUTH, -0.5, -50.0), f4_e=(SOUTH, -0.5, -50.0),
+        g3_n=(SOUTH, -0.5, -50.0), g3_w=(SOUTH, -0.5, -50.0),
+        f3_n=(NORTH, -3.0, -1.0), f3_e=(NORTH, -3.0, -1.0),
+        g4_s=(NORTH, -3.0, -1.0), g4_w=(NORTH, -3.0, -1.0))
+    assert decide_seen(ll, own, blend) == {"f4": (("se", SOUTH),), "g3": (("nw", SOUTH),)}
+
+
+def test_two_sides_walls_back_to_back_that_no_blend_explains_all_stand() -> None:
+    """Rule book: Ports may stand in neighbouring spaces, of either side. South's f5 se Port
+    has north's f4 ne and g5 nw Ports' walls across both its lines; each wall is seen in
+    its own colour, which no blend of the other with the mat makes: all three are read."""
+    ll, own, blend = seen_walls(
+        f5_s=(SOUTH, -1.0, -40.0), f5_e=(SOUTH, -1.0, -40.0),
+        f4_n=(NORTH, -0.5, -50.0), f4_e=(NORTH, -0.5, -50.0),
+        g5_w=(NORTH, -0.5, -50.0), g5_n=(NORTH, -0.5, -50.0))
+    assert decide_seen(ll, own, blend) == {
+        "f5": (("se", SOUTH),), "f4": (("ne", NORTH),), "g5": (("nw", NORTH),)}
+
+
+def test_a_blend_of_a_wall_and_the_mat_is_told_from_a_colour_of_its_own() -> None:
+    """Issue 16: light wood blurred into dark cloth, even with a JPEG's chroma spread over
+    the dark side, is explained as maple blurred into the mat; walnut seen plainly, or a
+    colour lighter than both the wall and the mat, is not."""
+    def feats(*bgr: tuple[int, int, int]) -> np.ndarray:
+        return colour_features(np.array(bgr, np.uint8))
+
+    maple, cloth = np.array([150.0, 215.0, 240.0]), np.array([30.0, 30.0, 32.0])  # BGR
+    walnut = np.array([50.0, 75.0, 110.0])
+    rng = np.random.default_rng(1)
+
+    def model(bgr: np.ndarray) -> ColourModel:
+        return ColourModel.learn(colour_features(
+            np.clip(bgr + rng.normal(0, 4, (40, 3)), 0, 255).astype(np.uint8)))
+
+    colours = {"south": model(maple), "north": model(walnut)}
+    mix = 0.2 * maple + 0.8 * cloth
+    chroma = mix + 0.6 * ((maple - maple[1]) - (mix - mix[1]))  # JPEG: the wall's chroma
+    seen = feats(tuple(mix.astype(int)), tuple(np.clip(chroma, 0, 255).astype(int)),
+                 tuple(walnut.astype(int)), (250, 250, 250))
+    bare = np.repeat(feats(tuple(cloth.astype(int))), 4, axis=0)
+    ll = blend_loglik(seen, bare, colours)
+    as_maple = ll[:, 0]
+    assert as_maple[0] > -2.0 and as_maple[1] > -2.0
+    assert as_maple[2] < -0.5 * 3.0 ** 2  # walnut plainly
+    assert as_maple[3] < -0.5 * 3.0 ** 2  # lighter than the wall and the mat
+    unknown = bare.copy()
+    unknown[0] = np.nan
+    assert blend_loglik(seen, unknown, colours)[0, 0] == -0.5 * CLASSIFY.loglik_cap ** 2
 
 
 def test_camera_noise_is_measured_from_two_photos_of_the_bare_mat() -> None:
