@@ -22,6 +22,7 @@ points (u, v) in pixels.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,7 +248,7 @@ def pole_axes(camera: CameraModel, geometry: PieceGeometry | None = None) -> Pol
 def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.ndarray:
     """(64,) float32: how strongly each space shows a Pole's body, in standard deviations of
     the frame's own noise: the change from the empty look (log lightness) on the Pole's
-    axis against beside it, its median up the body. A Pole coloured like the mat still has
+    axis against beside it, the median of its size up the body. A Pole coloured like the mat still has
     a body lit unlike the mat round it (its side faces the light otherwise), which a shadow
     falling over the space darkens alike on and beside the axis. ``light``, ``empty``
     (64, Z, 3): lightness at :class:`PoleAxes`' points now and on the empty mat."""
@@ -256,7 +257,13 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
     if sigma is None:
         return np.zeros(64, np.float32)
     body = change[:, :, 0] - 0.5 * (change[:, :, 1] + change[:, :, 2])  # (64, Z)
-    return np.abs(np.nan_to_num(np.median(body, axis=1))).astype(np.float32) / np.float32(sigma)
+    # The median size of the change up the body, whatever its sign: a cylinder lit from
+    # one side is darker low on its shaded flank and lighter near its lit top (a signed
+    # median cancels them); one height alone is no body.
+    with warnings.catch_warnings():  # a space with no height in view shows no body
+        warnings.simplefilter("ignore", RuntimeWarning)
+        size = np.nanmedian(np.abs(body), axis=1)
+    return np.nan_to_num(size).astype(np.float32) / np.float32(sigma)
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,8 +124,11 @@ def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> Non
     light[9, :, 0] *= 0.7  # b2: a body on the axis, all the way up
     light[18] *= 0.6  # c3: a shadow over the axis and both sides
     light[27, 2, 0] *= 0.7  # d4: one height only
+    # e5: a body lit from one side, its shaded flank darker low down and its lit top
+    # lighter higher up (a signed median would cancel the two)
+    light[36, :, 0] *= np.exp(np.linspace(-0.3, 0.3, z) + np.sign(np.linspace(-1, 1, z)) * 0.1)
     b = pole_body(light, empty)
-    assert b[9] > CLASSIFY.body_structure
+    assert b[9] > CLASSIFY.body_structure and b[36] > CLASSIFY.body_structure
     assert b[18] < 3 and b[27] < 3
     assert np.median(b) < 1.0
 
