@@ -49,6 +49,7 @@ from vision.matfind import MatFix, find_mat, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
 from vision.shapes import (
     PoleShadow,
+    foot_change,
     learn_pole_shadow,
     lightness_at,
     line_layout,
@@ -109,6 +110,8 @@ class Profile:
     empty_axes: np.ndarray | None = None
     # vision.shapes.pole_body above which a space shows a Pole's body on this table
     body_threshold: float | None = None
+    # vision.shapes.foot_change above which a space's footprint shows a Pole on this table
+    foot_threshold: float | None = None
     # a Pole's own shadow on this table, and (64, N) the empty mat's lightness where each
     # space's Pole would cast it (vision.shapes.PoleShadow); None: no clear shadow
     pole_shadow: PoleShadow | None = None
@@ -124,7 +127,7 @@ class Profile:
                         camouflage=self.camouflage, set_size=SET_SIZE,
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
-                        empty_shadows=self.empty_shadows)
+                        empty_shadows=self.empty_shadows, foot_threshold=self.foot_threshold)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -157,6 +160,7 @@ class Profile:
             "empty_lines": _looks_json(self.empty_lines),
             "empty_axes": _looks_json(self.empty_axes),
             "body_threshold": self.body_threshold,
+            "foot_threshold": self.foot_threshold,
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
         }
@@ -212,7 +216,8 @@ class Profile:
                     64, 4, CLASSIFY.line_along, CLASSIFY.line_across)),
                 empty_axes=_looks_from_json(doc.get("empty_axes"), "empty_axes", (
                     64, len(CLASSIFY.body_heights), 3)),
-                body_threshold=_body_threshold_json(doc.get("body_threshold")),
+                body_threshold=_threshold_json("body_threshold", doc.get("body_threshold")),
+                foot_threshold=_threshold_json("foot_threshold", doc.get("foot_threshold")),
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -281,15 +286,15 @@ def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray 
     return looks
 
 
-def _body_threshold(start_bodies: np.ndarray) -> float:
-    """What a Pole's body must show (:func:`vision.shapes.pole_body`) on this table: a
-    margin over the most that a space left bare in the start photo shows (the start Poles'
-    shadows fall on some of them), and never less than the default."""
+def _shape_threshold(start_scores: np.ndarray, least: float) -> float:
+    """What a Pole's body (:func:`vision.shapes.pole_body`) or footprint
+    (:func:`vision.shapes.foot_change`) must show on this table, from the start photo's
+    (64,) scores: a margin over the most that a space left bare shows there (the start
+    Poles' shadows fall on some of them), and never less than ``least``."""
     occupied = {_sq(n) for names in START_POLES.values() for n in names} | {
         _sq(n) for n in START_PORTS}
     bare = [q for q in range(64) if q not in occupied]
-    return max(CLASSIFY.body_structure,
-               CLASSIFY.body_margin * float(np.max(start_bodies[bare])))
+    return max(least, CLASSIFY.body_margin * float(np.max(start_scores[bare])))
 
 
 def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start: Solids
@@ -316,12 +321,12 @@ def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
     return {} if empty is None else {"pole_shadow": pole_shadow, "empty_shadows": empty}
 
 
-def _body_threshold_json(value: Any) -> float | None:
+def _threshold_json(name: str, value: Any) -> float | None:
     if value is None:
         return None
     threshold = float(value)
     if not (np.isfinite(threshold) and 0.0 < threshold <= 1e4):
-        raise ValueError(f"body_threshold {value!r} is not a positive number")
+        raise ValueError(f"{name} {value!r} is not a positive number")
     return threshold
 
 
@@ -435,6 +440,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     bright = shade = None
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
+    foot_threshold = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
         camouflage = wall_camouflage(cam, empty, colours, geometry)
@@ -455,8 +461,10 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_lines = lightness_at(empty, sample_maps(shapes[0].points, cam))
         axes_at = sample_maps(shapes[1].points, cam, shapes[1].heights)
         empty_axes = lightness_at(empty, axes_at)
-        body_threshold = _body_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
-                                                   noise))
+        body_threshold = _shape_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
+                                                    noise), CLASSIFY.body_structure)
+        foot_threshold = _shape_threshold(foot_change(lab, empty_look, layout, noise),
+                                          CLASSIFY.foot_structure)
         pole_shadow = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
@@ -480,6 +488,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       bright=bright, shade=shade,
                       camouflage=camouflage, empty_lines=empty_lines,
                       empty_axes=empty_axes, body_threshold=body_threshold,
+                      foot_threshold=foot_threshold,
                       pole_shadow=pole_shadow, empty_shadows=empty_shadows)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K, shapes)

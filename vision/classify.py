@@ -1048,7 +1048,8 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
 def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
                 shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
-                shadows: Callable[[np.ndarray], np.ndarray] | None = None
+                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
+                feet: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
@@ -1118,11 +1119,11 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                                     1.0 - pool_share),
                                   1.0 - np.maximum(np.where(top_mute, 0, top_share),
                                                    np.where(foot_mute, 0, foot_share))))
-    if bodies is not None or shadows is not None:
+    if bodies is not None or shadows is not None or feet is not None:
         # No disc can tell one side's Pole from the bare mat (coloured like it), nor has the
-        # other side's Pole been seen: the body's shape, or the Pole's own shadow, says
-        # whether that side's stands. Not where walls stand in the space: they are
-        # structure too, and cast shadows of their own.
+        # other side's Pole been seen: the body's shape, the footprint's change, or the
+        # Pole's own shadow says whether that side's stands. Not where walls stand in the
+        # space: they are structure too, and cast shadows of their own.
         silent = [tm & fm for tm, fm in mutes]
         only = silent[0] ^ silent[1]
         walls_here = (_CONFIG_STATES[best] > 0).any(axis=1)
@@ -1132,12 +1133,23 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             seen = shadows(standing | walls_here)
             cast = ((np.nan_to_num(seen, nan=0.0) >= cfg.shadow_seen)
                     & (np.nan_to_num(seen, nan=np.inf) <= cfg.shadow_most))
-        shape = only & ~standing & ~walls_here & (body | cast)
+        foot = np.zeros(64, bool)
+        if feet is not None:
+            # A footprint changes under a neighbour's shadow too, wherever the light comes
+            # from: only where no piece is read on the spaces round it.
+            near = standing | walls_here
+            nearby = np.where(_NEIGHBOURS >= 0, near[np.maximum(_NEIGHBOURS, 0)], False)
+            nearby[:, 4] = False  # the space itself
+            foot = (feet >= 1.0) & ~nearby.any(axis=1)
+        shape = only & ~standing & ~walls_here & (body | cast | foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
-        sure = np.maximum(np.clip(np.nan_to_num(bodies if bodies is not None else
-                                                np.zeros(64)) / 2, 0.0, 1.0),
-                          np.where(cast, 0.75, 0.0))
+        none = np.zeros(64)
+        sure = np.max([np.clip(np.nan_to_num(bodies if bodies is not None else none) / 2,
+                               0.0, 1.0),
+                       np.where(cast, 0.75, 0.0),
+                       np.clip(np.nan_to_num(feet if feet is not None else none) / 2, 0.0, 1.0)],
+                      axis=0)
         conf_pole = np.where(shape, sure, conf_pole)
     return standing, top_label, conf_pole
 
@@ -1149,6 +1161,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
                bodies: np.ndarray | None = None,
                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
+               feet: np.ndarray | None = None,
                blends: Callable[[], np.ndarray] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
@@ -1163,8 +1176,10 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     (:func:`vision.shapes.pole_body`) against what this table's bare spaces show (1: a
     body), and ``shadows``: given the spaces where pieces are read (64,) bool, how much of
     a Pole's own shadow each space casts (64,) (:func:`vision.shapes.pole_shadow_score`,
-    1: as the start Poles did; NaN: not in view, or pieces read within its reach), both
-    for Poles coloured like the mat; ``blends``: each wall sample (64, W, 2) (``W``:
+    1: as the start Poles did; NaN: not in view, or pieces read within its reach), and
+    ``feet`` (64,): how much each footprint changed against what this table's bare spaces
+    show (:func:`vision.shapes.foot_change`; 1: a Pole), all for Poles coloured like the
+    mat; ``blends``: each wall sample (64, W, 2) (``W``:
     ``layout.wall``'s) as a side's wall blurred into the bare mat (:func:`blend_loglik`),
     which tells a wall's blurred edge across a grid line from another side's wall."""
     cfg = CLASSIFY
@@ -1180,7 +1195,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     # ... and a Pole read standing may be what they saw
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows)
+                        shadows, feet)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -1197,7 +1212,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     standing, top_label, conf_pole = (
         first if np.array_equal(order[:, 0], best)
         else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded,
-                         bodies, shadows))
+                         bodies, shadows, feet))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

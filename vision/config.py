@@ -183,6 +183,10 @@ class ClassifyConfig:
     body_structure: float = 12.0
     # ... and at least this many times what a bare space showed in the start photo (shadows)
     body_margin: float = 2.0
+    # ... or from its footprint (vision.shapes.foot_change): this much change (noise
+    # deviations, median over the disc; bare mat's is 0.7 by noise alone), and at least
+    # body_margin times what a bare space's showed in the start photo (shadows)
+    foot_structure: float = 2.5
     # A Pole's own shadow (vision.shapes.PoleShadow): looked for within shadow_reach spaces
     # of its centre on a shadow_grid x shadow_grid grid, beyond shadow_clear_of_pole of it;
     # kept where darker by shadow_sigma noise deviations, at shadow_least points or more.

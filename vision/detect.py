@@ -44,6 +44,7 @@ from vision.shapes import (
     PoleShadow,
     colour_walls_across,
     edge_side_like,
+    foot_change,
     lightness_at,
     line_layout,
     pole_axes,
@@ -108,6 +109,8 @@ class Detector:
     # a Pole's own shadow on this table and the empty look where each space's Pole casts it
     pole_shadow: PoleShadow | None = None
     empty_shadows: np.ndarray | None = None
+    # foot_change above which a space's footprint shows a Pole on this table (None: not read)
+    foot_threshold: float | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, which Pole discs it
@@ -222,13 +225,16 @@ class Detector:
                                                      changed, self.bright, self.shade)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = shadows = None
+        walls = bodies = shadows = feet = None
         if empty is not None and side_like is not None:
             walls, bodies, shadows = self._shapes_seen(image, cam, layout, side_like, edge_like)
+            if self.foot_threshold is not None and side_like[
+                    :, np.r_[layout.top, layout.foot]].any():
+                feet = foot_change(feat, empty, layout, self.noise) / self.foot_threshold
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
-                              side_like, shaded, walls, bodies, shadows,
+                              side_like, shaded, walls, bodies, shadows, feet,
                               None if empty is None else lambda: blend_loglik(
                                   feat[:, layout.wall], empty[:, layout.wall], self.colours,
                                   self.noise))

@@ -34,6 +34,7 @@ from vision.classify import (
     SIDES,
     WALL_SAMPLES,
     PieceGeometry,
+    SampleLayout,
     neighbour_squares,
     pole_cylinders,
 )
@@ -248,9 +249,9 @@ def pole_axes(camera: CameraModel, geometry: PieceGeometry | None = None) -> Pol
 def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.ndarray:
     """(64,) float32: how strongly each space shows a Pole's body, in standard deviations of
     the frame's own noise: the change from the empty look (log lightness) on the Pole's
-    axis against beside it, the median of its size up the body. A Pole coloured like the mat still has
-    a body lit unlike the mat round it (its side faces the light otherwise), which a shadow
-    falling over the space darkens alike on and beside the axis. ``light``, ``empty``
+    axis against beside it, the median of its size up the body. A Pole coloured like the
+    mat still has a body lit unlike the mat round it (its side faces the light otherwise),
+    which a shadow falling over the space darkens alike on and beside the axis. ``light``, ``empty``
     (64, Z, 3): lightness at :class:`PoleAxes`' points now and on the empty mat."""
     change = log_change(light, empty)
     sigma = _spread(change, CLASSIFY.line_sigma_floor * noise)
@@ -264,6 +265,25 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
         warnings.simplefilter("ignore", RuntimeWarning)
         size = np.nanmedian(np.abs(body), axis=1)
     return np.nan_to_num(size).astype(np.float32) / np.float32(sigma)
+
+
+def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
+                noise: float = 1.0) -> np.ndarray:
+    """(64,) float32: how much each space's footprint disc changed from the empty look:
+    the median size of its samples' change in log lightness, in standard deviations of the
+    frame's own noise (the spread of the change over every top and footprint sample). A
+    Pole coloured like the mat still stands in front of it there, its body lit otherwise
+    than the mat; bare mat changes by noise, or by a shadow. ``feat``, ``empty``
+    (64, S, 3): colour features now and on the empty mat (NaN: unknown)."""
+    change = log_change(feat[..., 0], empty[..., 0])
+    sigma = _spread(change[:, np.r_[layout.top, layout.foot]],
+                    CLASSIFY.line_sigma_floor * noise)
+    if sigma is None:
+        return np.zeros(64, np.float32)
+    with warnings.catch_warnings():  # a footprint the empty photo never saw tells nothing
+        warnings.simplefilter("ignore", RuntimeWarning)
+        size = np.nanmedian(np.abs(change[:, layout.foot]), axis=1)
+    return (np.nan_to_num(size) / sigma).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)

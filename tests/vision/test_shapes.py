@@ -17,6 +17,7 @@ from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly
+from vision.classify import sample_layout
 from vision.config import CLASSIFY
 from vision.geometry import camera_model
 from vision.shapes import (
@@ -24,6 +25,7 @@ from vision.shapes import (
     PoleShadow,
     _median,
     colour_walls_across,
+    foot_change,
     learn_pole_shadow,
     line_layout,
     pole_body,
@@ -94,21 +96,31 @@ WHITE_POLES: dict[str, Any] = {
     "ports": [{"square": "e2", "side": "north", "corner": "sw"}]}
 
 
-@pytest.mark.parametrize("by", ["body and shadow", "body", "shadow"])
+@pytest.mark.parametrize("by", ["body, footprint and shadow", "body", "shadow", "footprint"])
 def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     """Issue 16, "pieces the same colour as the mat's printing": white Poles on cream paper
     seen straight down, whose tops look just like the paper, are read from their bodies,
-    and from their own shadows, each alone; by colour alone nothing can tell them."""
+    from their footprints' change (where no piece stands beside them: d5 has c6) and from
+    their own shadows, each alone; by colour alone nothing can tell them."""
     scene = _scene(0, 0.8, 6)
     profile = _profile(scene)
     assert profile.body_threshold is not None
     assert profile.body_threshold >= CLASSIFY.body_structure
+    assert profile.foot_threshold is not None
+    assert profile.foot_threshold >= CLASSIFY.foot_structure
     assert profile.pole_shadow is not None  # the sun-like light casts clear shadows
-    shapes = replace(profile, body_threshold=None if by == "shadow" else profile.body_threshold,
-                     pole_shadow=None if by == "body" else profile.pole_shadow)
-    assert_reads_exactly(shapes, scene, WHITE_POLES, seed=1)
+    shapes = replace(profile,
+                     body_threshold=profile.body_threshold if "body" in by else None,
+                     foot_threshold=profile.foot_threshold if "footprint" in by else None,
+                     pole_shadow=profile.pole_shadow if "shadow" in by else None)
     frame = render(WHITE_POLES, scene.with_(seed=scene.seed * 1000 + 1)).image
-    by_colour = replace(profile, body_threshold=None,
+    if by == "footprint":  # not beside other pieces, whose shadows change footprints too
+        seen = shapes.detector().detect(frame).position
+        assert seen is not None
+        assert seen["poles"] == {n: s for n, s in WHITE_POLES["poles"].items() if n != "d5"}
+    else:
+        assert_reads_exactly(shapes, scene, WHITE_POLES, seed=1)
+    by_colour = replace(profile, body_threshold=None, foot_threshold=None,
                         pole_shadow=None).detector().detect(frame).position
     assert by_colour is not None
     assert not any(side == "south" for side in by_colour["poles"].values())
@@ -133,6 +145,28 @@ def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> Non
     assert np.median(b) < 1.0
 
 
+def test_a_footprint_changed_as_a_whole_is_a_pole_and_noise_is_not() -> None:
+    """A Pole coloured like the mat covers its footprint with its body, lit otherwise than
+    the mat (darker on its shaded flank, lighter where lit); one sample changed alone, or
+    noise, is no Pole. In the frame's noise deviations; unknown footprints say nothing."""
+    H = np.array([[80.0, 0.0, 300.0], [0.0, -80.0, 680.0], [0.0, 0.0, 1.0]])
+    layout = sample_layout(camera_model(H, 1280, 720))
+    rng = np.random.default_rng(5)
+    shape = layout.points.shape[:2]
+    empty = np.stack([rng.uniform(0.5, 0.9, shape), np.zeros(shape), np.zeros(shape)], -1)
+    feat = empty.copy()
+    feat[..., 0] = empty[..., 0] * np.exp(rng.normal(0, 0.01, shape))
+    foot = np.arange(layout.foot.start, layout.foot.stop)
+    feat[9, foot, 0] *= 0.8  # b2: a body's shaded flank
+    feat[18, foot, 0] *= np.where(np.arange(len(foot)) % 2 == 0, 0.8, 1.2)  # c3: lit and shaded
+    feat[27, foot[0], 0] *= 0.5  # d4: one sample alone
+    empty[36, foot, 0] = np.nan  # e5: never seen bare
+    change = foot_change(feat.astype(np.float32), empty.astype(np.float32), layout)
+    assert change[9] > 5 * CLASSIFY.foot_structure and change[18] > 5 * CLASSIFY.foot_structure
+    assert change[27] < CLASSIFY.foot_structure and change[36] == 0.0
+    assert np.median(change) < 1.0
+
+
 def test_empty_lines_round_trip_and_damage() -> None:
     """Profiles keep the empty mat's profiles, Pole axes and body threshold; damaged values
     are refused with the value, and profiles laid out otherwise (other settings) read
@@ -151,6 +185,11 @@ def test_empty_lines_round_trip_and_damage() -> None:
     assert Profile.from_json({k: v for k, v in doc.items() if k != "empty_lines"}
                              ).empty_lines is None
     assert back.body_threshold == profile.body_threshold
+    assert back.foot_threshold == profile.foot_threshold is not None
+    with pytest.raises(CalibrationError, match=r"foot_threshold -1"):
+        Profile.from_json({**doc, "foot_threshold": -1})
+    assert Profile.from_json({k: v for k, v in doc.items() if k != "foot_threshold"}
+                             ).foot_threshold is None
     assert back.empty_axes is not None and back.empty_axes.shape == (
         64, len(CLASSIFY.body_heights), 3)
     with pytest.raises(CalibrationError, match="body_threshold"):
