@@ -51,6 +51,7 @@ from vision.shapes import (
     pole_body,
     pole_shadow_score,
     sample_maps,
+    shading_spaces,
     shadow_in_view,
     shadow_points,
     shadow_spaces,
@@ -126,6 +127,8 @@ class Detector:
     # spaces' pieces reach it (vision.shapes.shadow_spaces)
     _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
         init=False, default=None)
+    # for each space, the spaces whose pieces' shadows may fall on its footprint
+    _shading: np.ndarray | None = field(init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
     # the last frame's exposure and white balance against calibration's (camera_drift)
     drift: tuple[float, np.ndarray] = field(init=False, default=(0.0, np.zeros(2, np.float32)))
@@ -230,7 +233,13 @@ class Detector:
             walls, bodies, shadows = self._shapes_seen(image, cam, layout, side_like, edge_like)
             if self.foot_threshold is not None and side_like[
                     :, np.r_[layout.top, layout.foot]].any():
-                feet = foot_change(feat, empty, layout, self.noise) / self.foot_threshold
+                if self._shading is None:
+                    self._shading = shading_spaces(self.pole_shadow, self.geometry.pole_diameter)
+                change = foot_change(feat, empty, layout, self.noise) / self.foot_threshold
+                shading = self._shading
+
+                def feet(occupied: np.ndarray) -> np.ndarray:
+                    return np.where((shading & occupied[None]).any(axis=1), np.nan, change)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),

@@ -388,6 +388,27 @@ def shadow_spaces(shadow: PoleShadow) -> np.ndarray:
     return out
 
 
+def shading_spaces(shadow: PoleShadow | None, reach: float) -> np.ndarray:
+    """(64, 64) bool: for each space, the other spaces from which a piece's shadow may fall
+    within ``reach`` of its centre (its footprint): where ``shadow`` (this table's Pole
+    shadow) could fall from there; with no shadow learned (soft light, whose shadows are
+    faint, not absent), every neighbour."""
+    out = np.zeros((64, 64), bool)
+    if shadow is None:
+        nb = neighbour_squares()
+        for q in range(64):
+            out[q, nb[q][nb[q] >= 0]] = True
+    else:
+        steps = np.array([[0.0, 0.0], [reach, 0.0], [-reach, 0.0], [0.0, reach], [0.0, -reach]])
+        for q in range(64):
+            p = (_CENTRES[q] - shadow.offsets)[:, None] + steps[None]
+            p = p.reshape(-1, 2)
+            p = p[(p >= 0).all(axis=1) & (p < 8).all(axis=1)]
+            out[q, (np.floor(p[:, 0]) + 8 * np.floor(p[:, 1])).astype(int)] = True
+    out[np.arange(64), np.arange(64)] = False
+    return out
+
+
 def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
                       in_view: np.ndarray) -> np.ndarray:
     """(64,) float32: how much of a Pole's own shadow (``shadow``) each space casts, by

@@ -30,6 +30,7 @@ from vision.shapes import (
     line_layout,
     pole_body,
     pole_shadow_score,
+    shading_spaces,
     shadow_offsets,
     shadow_points,
     wall_structure,
@@ -165,6 +166,21 @@ def test_a_footprint_changed_as_a_whole_is_a_pole_and_noise_is_not() -> None:
     assert change[9] > 5 * CLASSIFY.foot_structure and change[18] > 5 * CLASSIFY.foot_structure
     assert change[27] < CLASSIFY.foot_structure and change[36] == 0.0
     assert np.median(change) < 1.0
+
+
+def test_a_footprint_is_shaded_only_from_where_the_light_casts_shadows_onto_it() -> None:
+    """A neighbour's shadow changes a footprint as a Pole would: the footprint cue is not
+    used where a piece stands that could cast one there. With this table's Pole shadow
+    learned (falling east), only the space to the west can; with none learned (soft
+    light: faint shadows, not none), every neighbour."""
+    east = PoleShadow(np.array([[0.4, 0.0], [0.55, 0.05], [0.7, -0.05]]),
+                      np.array([-0.3, -0.3, -0.2]))
+    d4, c4, e4, d5 = 27, 26, 28, 35
+    shaded = shading_spaces(east, 0.35)
+    assert shaded[d4, c4] and not shaded[d4, e4] and not shaded[d4, d5]
+    assert not shaded[d4, d4]
+    every = shading_spaces(None, 0.35)
+    assert every[d4].sum() == 8 and every[0].sum() == 3 and not every[d4, d4]
 
 
 def test_empty_lines_round_trip_and_damage() -> None:
