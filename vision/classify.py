@@ -1049,7 +1049,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
                 shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
                 shadows: Callable[[np.ndarray], np.ndarray] | None = None,
-                feet: Callable[[np.ndarray], np.ndarray] | None = None
+                feet: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
@@ -1133,11 +1133,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             seen = shadows(standing | walls_here)
             cast = ((np.nan_to_num(seen, nan=0.0) >= cfg.shadow_seen)
                     & (np.nan_to_num(seen, nan=np.inf) <= cfg.shadow_most))
-        # A footprint changes under a neighbour's shadow too: not where one may fall.
+        # A footprint changes under a neighbour's shadow too, or its own walls': not where
+        # one may fall (which does not keep it from the space's Ports).
         footprint = np.zeros(64) if feet is None else np.nan_to_num(
-            feet(standing | walls_here), nan=0.0)
+            feet(standing | walls_here, _CONFIG_STATES[best] > 0), nan=0.0)
         foot = footprint >= 1.0
-        shape = only & ~standing & ~walls_here & (body | cast | foot)
+        shape = only & ~standing & ((~walls_here & (body | cast)) | foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
         none = np.zeros(64)
@@ -1157,7 +1158,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
                bodies: np.ndarray | None = None,
                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
-               feet: Callable[[np.ndarray], np.ndarray] | None = None,
+               feet: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
                blends: Callable[[], np.ndarray] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
@@ -1173,12 +1174,12 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     body), and ``shadows``: given the spaces where pieces are read (64,) bool, how much of
     a Pole's own shadow each space casts (64,) (:func:`vision.shapes.pole_shadow_score`,
     1: as the start Poles did; NaN: not in view, or pieces read within its reach), and
-    ``feet``: given the same, how much each footprint changed against what this table's
-    bare spaces show (64,) (:func:`vision.shapes.foot_change`; 1: a Pole; NaN: a piece's
-    shadow may fall there), all for Poles coloured like the mat; ``blends``: each wall
-    sample (64, W, 2) (``W``: ``layout.wall``'s) as a side's wall blurred into the bare mat
-    (:func:`blend_loglik`), which tells a wall's blurred edge across a grid line from
-    another side's wall."""
+    ``feet``: given the same and the walls read standing (64, 4) bool, how much each
+    footprint changed against what this table's bare spaces show (64,)
+    (:func:`vision.shapes.foot_change`; 1: a Pole; NaN: a piece's shadow may fall there),
+    all for Poles coloured like the mat; ``blends``: each wall sample (64, W, 2) (``W``:
+    ``layout.wall``'s) as a side's wall blurred into the bare mat (:func:`blend_loglik`),
+    which tells a wall's blurred edge across a grid line from another side's wall."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door

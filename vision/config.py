@@ -187,6 +187,8 @@ class ClassifyConfig:
     # deviations, median over the disc; bare mat's is 0.7 by noise alone), and at least
     # body_margin times what a bare space's showed in the start photo (shadows)
     foot_structure: float = 2.5
+    # ... where no shadow may fall within this much (spaces) of the footprint disc (blur)
+    foot_shade_margin: float = 0.05
     # A Pole's own shadow (vision.shapes.PoleShadow): looked for within shadow_reach spaces
     # of its centre on a shadow_grid x shadow_grid grid, beyond shadow_clear_of_pole of it;
     # kept where darker by shadow_sigma noise deviations, at shadow_least points or more.

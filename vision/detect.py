@@ -47,6 +47,7 @@ from vision.shapes import (
     foot_change,
     lightness_at,
     line_layout,
+    own_wall_shading,
     pole_axes,
     pole_body,
     pole_shadow_score,
@@ -128,7 +129,8 @@ class Detector:
     _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
         init=False, default=None)
     # for each space, the spaces whose pieces' shadows may fall on its footprint
-    _shading: np.ndarray | None = field(init=False, default=None)
+    # ... and which of its own walls may shade it
+    _shading: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
     # the last frame's exposure and white balance against calibration's (camera_drift)
     drift: tuple[float, np.ndarray] = field(init=False, default=(0.0, np.zeros(2, np.float32)))
@@ -234,12 +236,15 @@ class Detector:
             if self.foot_threshold is not None and side_like[
                     :, np.r_[layout.top, layout.foot]].any():
                 if self._shading is None:
-                    self._shading = shading_spaces(self.pole_shadow, self.geometry.pole_diameter)
+                    reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
+                    self._shading = (shading_spaces(self.pole_shadow, reach),
+                                     own_wall_shading(self.pole_shadow, reach, self.geometry))
                 change = foot_change(feat, empty, layout, self.noise) / self.foot_threshold
-                shading = self._shading
+                shading, own = self._shading
 
-                def feet(occupied: np.ndarray) -> np.ndarray:
-                    return np.where((shading & occupied[None]).any(axis=1), np.nan, change)
+                def feet(occupied: np.ndarray, walls: np.ndarray) -> np.ndarray:
+                    shaded = (shading & occupied[None]).any(axis=1) | (walls & own).any(axis=1)
+                    return np.where(shaded, np.nan, change)
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),

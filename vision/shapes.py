@@ -409,6 +409,26 @@ def shading_spaces(shadow: PoleShadow | None, reach: float) -> np.ndarray:
     return out
 
 
+def own_wall_shading(shadow: PoleShadow | None, reach: float,
+                     geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(4,) bool, EDGES order: whether a wall standing on that edge of a space may cast its
+    shadow within ``reach`` of the space's centre (its footprint). A wall's shadow is a
+    Pole's (``shadow``, learned for this table) scaled to the wall's height, from every
+    point along the wall; with no shadow learned, every wall may."""
+    if shadow is None:
+        return np.ones(4, bool)
+    g = geometry or PieceGeometry()
+    cast = shadow.offsets * (g.wall_height / g.pole_height)  # (N, 2)
+    along = np.linspace(0.0, 1.0, 9)
+    walls = {"s": np.column_stack([along, np.zeros(9)]), "n": np.column_stack([along, np.ones(9)]),
+             "w": np.column_stack([np.zeros(9), along]), "e": np.column_stack([np.ones(9), along])}
+    out = np.zeros(4, bool)
+    for i, edge in enumerate(EDGES):
+        falls = (walls[edge][:, None] + cast[None]).reshape(-1, 2)
+        out[i] = bool((np.linalg.norm(falls - 0.5, axis=1) <= reach).any())
+    return out
+
+
 def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
                       in_view: np.ndarray) -> np.ndarray:
     """(64,) float32: how much of a Pole's own shadow (``shadow``) each space casts, by

@@ -28,6 +28,7 @@ from vision.shapes import (
     foot_change,
     learn_pole_shadow,
     line_layout,
+    own_wall_shading,
     pole_body,
     pole_shadow_score,
     shading_spaces,
@@ -181,6 +182,13 @@ def test_a_footprint_is_shaded_only_from_where_the_light_casts_shadows_onto_it()
     assert not shaded[d4, d4]
     every = shading_spaces(None, 0.35)
     assert every[d4].sum() == 8 and every[0].sum() == 3 and not every[d4, d4]
+    # A wall's shadow is a Pole's scaled to its height: a long one (low light from the west)
+    # reaches the footprint from the west wall only; a short one from no wall; unknown,
+    # from every wall.
+    low = PoleShadow(np.array([[1.2, 0.0], [1.4, 0.0]]), np.array([-0.3, -0.3]))
+    assert own_wall_shading(low, 0.12).tolist() == [False, False, True, False]  # s, n, w, e
+    assert not own_wall_shading(east, 0.12).any()
+    assert own_wall_shading(None, 0.12).all()
 
 
 def test_empty_lines_round_trip_and_damage() -> None:
