@@ -1049,8 +1049,8 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
                 shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
                 shadows: Callable[[np.ndarray], np.ndarray] | None = None,
-                feet: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+                | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
     cfg = CLASSIFY
@@ -1135,9 +1135,9 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                     & (np.nan_to_num(seen, nan=np.inf) <= cfg.shadow_most))
         # A footprint changes under a neighbour's shadow too, or its own walls': not where
         # one may fall (which does not keep it from the space's Ports).
-        footprint = np.zeros(64) if feet is None else np.nan_to_num(
-            feet(standing | walls_here, _CONFIG_STATES[best] > 0), nan=0.0)
-        foot = footprint >= 1.0
+        footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
+                                feet(standing | walls_here, _CONFIG_STATES[best] > 0))
+        foot = (footprint >= 1.0) & ~shade_may
         shape = only & ~standing & ((~walls_here & (body | cast)) | foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
@@ -1145,9 +1145,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         sure = np.max([np.clip(np.nan_to_num(bodies if bodies is not None else none) / 2,
                                0.0, 1.0),
                        np.where(cast, 0.75, 0.0),
-                       np.clip(footprint / 2, 0.0, 1.0)],
+                       np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0)],
                       axis=0)
         conf_pole = np.where(shape, sure, conf_pole)
+        # A footprint changed where a shadow may fall: a Pole, or a shadow. Not sure of bare.
+        doubt = only & ~standing & ~shape & shade_may
+        conf_pole = np.where(doubt, np.minimum(conf_pole, 1.0 - np.clip(footprint / 2, 0, 1)),
+                             conf_pole)
     return standing, top_label, conf_pole
 
 
@@ -1158,7 +1162,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                walls: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
                bodies: np.ndarray | None = None,
                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
-               feet: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+               feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+               | None = None,
                blends: Callable[[], np.ndarray] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
@@ -1176,7 +1181,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     1: as the start Poles did; NaN: not in view, or pieces read within its reach), and
     ``feet``: given the same and the walls read standing (64, 4) bool, how much each
     footprint changed against what this table's bare spaces show (64,)
-    (:func:`vision.shapes.foot_change`; 1: a Pole; NaN: a piece's shadow may fall there),
+    (:func:`vision.shapes.foot_change`; 1: a Pole) and where a piece's shadow may fall on
+    it (64,) bool (then a change makes the space unsure, not a Pole),
     all for Poles coloured like the mat; ``blends``: each wall sample (64, W, 2) (``W``:
     ``layout.wall``'s) as a side's wall blurred into the bare mat (:func:`blend_loglik`),
     which tells a wall's blurred edge across a grid line from another side's wall."""

@@ -242,9 +242,10 @@ class Detector:
                 change = foot_change(feat, empty, layout, self.noise) / self.foot_threshold
                 shading, own = self._shading
 
-                def feet(occupied: np.ndarray, walls: np.ndarray) -> np.ndarray:
+                def feet(occupied: np.ndarray, walls: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
                     shaded = (shading & occupied[None]).any(axis=1) | (walls & own).any(axis=1)
-                    return np.where(shaded, np.nan, change)
+                    return change, shaded
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
