@@ -43,6 +43,7 @@ from vision.geometry import CameraModel
 from vision.raycast import Rays, clearance_each
 
 _FAR = 1000.0
+_NEIGHBOURHOOD = neighbour_squares()  # (64, 9), the space itself included
 _LIGHTNESS = np.array([0.114, 0.587, 0.299], np.float32)  # B, G, R
 # (64, 2) each space's centre on the mat
 _CENTRES = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
@@ -282,7 +283,14 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
         return np.zeros(64, np.float32)
     with warnings.catch_warnings():  # a footprint the empty photo never saw tells nothing
         warnings.simplefilter("ignore", RuntimeWarning)
-        size = np.nanmedian(np.abs(change[:, layout.foot]), axis=1)
+        # What the light did round here since the empty photo (a lamp dimmed unevenly, an
+        # exposure change not quite taken out): the median footprint change of the space
+        # and its neighbours, most of them bare.
+        own = np.nanmedian(change[:, layout.foot], axis=1)
+        nb = _NEIGHBOURHOOD
+        local = np.nan_to_num(np.nanmedian(np.where(nb >= 0, own[np.maximum(nb, 0)], np.nan),
+                                           axis=1))
+        size = np.nanmedian(np.abs(change[:, layout.foot] - local[:, None]), axis=1)
     return (np.nan_to_num(size) / sigma).astype(np.float32)
 
 

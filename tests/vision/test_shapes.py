@@ -153,8 +153,9 @@ def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> Non
 
 def test_a_footprint_changed_as_a_whole_is_a_pole_and_noise_is_not() -> None:
     """A Pole coloured like the mat covers its footprint with its body, lit otherwise than
-    the mat (darker on its shaded flank, lighter where lit); one sample changed alone, or
-    noise, is no Pole. In the frame's noise deviations; unknown footprints say nothing."""
+    the mat (darker on its shaded flank, lighter where lit); one sample changed alone,
+    noise, or the light dimmed over a part of the mat, is no Pole. In the frame's noise
+    deviations; unknown footprints say nothing."""
     H = np.array([[80.0, 0.0, 300.0], [0.0, -80.0, 680.0], [0.0, 0.0, 1.0]])
     layout = sample_layout(camera_model(H, 1280, 720))
     rng = np.random.default_rng(5)
@@ -167,9 +168,13 @@ def test_a_footprint_changed_as_a_whole_is_a_pole_and_noise_is_not() -> None:
     feat[18, foot, 0] *= np.where(np.arange(len(foot)) % 2 == 0, 0.8, 1.2)  # c3: lit and shaded
     feat[27, foot[0], 0] *= 0.5  # d4: one sample alone
     empty[36, foot, 0] = np.nan  # e5: never seen bare
+    feat[48:, :, 0] *= 0.94  # ranks 7 and 8: the lamp there dimmed since the empty photo
+    feat[52, foot, 0] *= 0.8  # e7: a body's shaded flank in the dimmer part
     change = foot_change(feat.astype(np.float32), empty.astype(np.float32), layout)
     assert change[9] > 5 * CLASSIFY.foot_structure and change[18] > 5 * CLASSIFY.foot_structure
+    assert change[52] > 5 * CLASSIFY.foot_structure
     assert change[27] < CLASSIFY.foot_structure and change[36] == 0.0
+    assert change[48:].max(initial=0.0, where=np.arange(48, 64) != 52) < CLASSIFY.foot_structure
     assert np.median(change) < 1.0
 
 
