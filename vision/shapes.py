@@ -277,20 +277,23 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     than the mat; bare mat changes by noise, or by a shadow. ``feat``, ``empty``
     (64, S, 3): colour features now and on the empty mat (NaN: unknown)."""
     change = log_change(feat[..., 0], empty[..., 0])
-    sigma = _spread(change[:, np.r_[layout.top, layout.foot]],
-                    CLASSIFY.line_sigma_floor * noise)
+    discs = change[:, np.r_[layout.top, layout.foot]]
+    sigma = _spread(discs, CLASSIFY.line_sigma_floor * noise)
     if sigma is None:
         return np.zeros(64, np.float32)
+    foot = change[:, layout.foot]
+    # np.median where every point is known (the empty photo's usual case): nanmedian is slow
+    median = np.nanmedian if np.isnan(foot).any() else np.median
     with warnings.catch_warnings():  # a footprint the empty photo never saw tells nothing
         warnings.simplefilter("ignore", RuntimeWarning)
         # What the light did round here since the empty photo (a lamp dimmed unevenly, an
         # exposure change not quite taken out): the median footprint change of the space
         # and its neighbours, most of them bare.
-        own = np.nanmedian(change[:, layout.foot], axis=1)
+        own = median(foot, axis=1)
         nb = _NEIGHBOURHOOD
         local = np.nan_to_num(np.nanmedian(np.where(nb >= 0, own[np.maximum(nb, 0)], np.nan),
                                            axis=1))
-        size = np.nanmedian(np.abs(change[:, layout.foot] - local[:, None]), axis=1)
+        size = median(np.abs(foot - local[:, None]), axis=1)
     return (np.nan_to_num(size) / sigma).astype(np.float32)
 
 
