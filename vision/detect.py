@@ -117,7 +117,7 @@ class Detector:
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, which Pole discs it
     # prints in a side's colour, and which edges' walls it looks like (kept: constant)
-    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
+    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool] | None = field(
         init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
@@ -214,14 +214,16 @@ class Detector:
                 >= GATE.occluded_fraction):
             return self._occluded(fix)
         empty = self._empty_now
+        discs_like = False
         if empty is None:
             side_like = changed = shaded = None
         else:
             if self._side_like is None or self._side_like[0] is not empty:
                 like = bare_side_like(empty, self.colours)
                 self._side_like = (empty, like, printed_discs(empty, like, layout),
-                                   edge_side_like(like, layout.wall))
-            _, side_like, printed, edge_like = self._side_like
+                                   edge_side_like(like, layout.wall),
+                                   bool(like[:, np.r_[layout.top, layout.foot]].any()))
+            _, side_like, printed, edge_like, discs_like = self._side_like
             change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade)
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
@@ -232,9 +234,9 @@ class Detector:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         walls = bodies = shadows = feet = None
         if empty is not None and side_like is not None:
-            walls, bodies, shadows = self._shapes_seen(image, cam, layout, side_like, edge_like)
-            if self.foot_threshold is not None and side_like[
-                    :, np.r_[layout.top, layout.foot]].any():
+            walls, bodies, shadows = self._shapes_seen(image, cam, layout, discs_like,
+                                                       edge_like)
+            if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
                     self._shading = (shading_spaces(self.pole_shadow, reach),
@@ -267,14 +269,14 @@ class Detector:
         return Detection(position_json(readings), conf, fix)
 
     def _shapes_seen(self, image: np.ndarray, cam: CameraModel, layout: SampleLayout,
-                     side_like: np.ndarray, edge_like: np.ndarray
+                     discs_like: bool, edge_like: np.ndarray
                      ) -> tuple[Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
                                 np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None]:
         """What the shapes of pieces coloured like the mat say (:mod:`vision.shapes`), for
         :func:`vision.classify.read_board`: walls, Pole bodies and Pole shadows. Each only
         where the empty-mat photo gave its points' look, and where some wall (``edge_like``
-        (64, 4, 2)) or Pole disc (``side_like`` (64, S, 2)) looks like a side's colour on
-        the bare mat: elsewhere colour tells every piece."""
+        (64, 4, 2)) or Pole disc (``discs_like``) looks like a side's colour on the bare
+        mat: elsewhere colour tells every piece."""
         walls = bodies = shadows = None
         if self.empty_lines is None:
             return None, None, None
@@ -293,7 +295,7 @@ class Detector:
                 return with_structure(
                     edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise),
                     edge_like, colour_walls_across(edge_sides, edge_like))
-        if not side_like[:, np.r_[layout.top, layout.foot]].any():
+        if not discs_like:
             return walls, None, None
         if self.empty_axes is not None and self.body_threshold is not None:
             bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,

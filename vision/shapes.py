@@ -406,7 +406,7 @@ def shading_spaces(shadow: PoleShadow | None, reach: float) -> np.ndarray:
     faint, not absent), every neighbour."""
     out = np.zeros((64, 64), bool)
     if shadow is None:
-        nb = neighbour_squares()
+        nb = _NEIGHBOURHOOD
         for q in range(64):
             out[q, nb[q][nb[q] >= 0]] = True
     else:
