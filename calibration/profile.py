@@ -286,14 +286,20 @@ def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray 
     return looks
 
 
+def _start_occupied() -> np.ndarray:
+    """(64,) bool: the spaces pieces stand on in the start position."""
+    out = np.zeros(64, bool)
+    out[[_sq(n) for names in START_POLES.values() for n in names]] = True
+    out[[_sq(n) for n in START_PORTS]] = True
+    return out
+
+
 def _shape_threshold(start_scores: np.ndarray, least: float) -> float:
     """What a Pole's body (:func:`vision.shapes.pole_body`) or footprint
     (:func:`vision.shapes.foot_change`) must show on this table, from the start photo's
     (64,) scores: a margin over the most that a space left bare shows there (the start
     Poles' shadows fall on some of them), and never less than ``least``."""
-    occupied = {_sq(n) for names in START_POLES.values() for n in names} | {
-        _sq(n) for n in START_PORTS}
-    bare = [q for q in range(64) if q not in occupied]
+    bare = ~_start_occupied()
     return max(least, CLASSIFY.body_margin * float(np.max(start_scores[bare])))
 
 
@@ -463,7 +469,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_axes = lightness_at(empty, axes_at)
         body_threshold = _shape_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
                                                     noise), CLASSIFY.body_structure)
-        foot_threshold = _shape_threshold(foot_change(lab, empty_look, layout, noise),
+        foot_threshold = _shape_threshold(foot_change(lab, empty_look, layout, noise,
+                                                      _start_occupied()),
                                           CLASSIFY.foot_structure)
         pole_shadow = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:

@@ -1136,7 +1136,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # A footprint changes under a neighbour's shadow too, or its own walls': not where
         # one may fall (which does not keep it from the space's Ports).
         footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
-                                feet(standing | walls_here, _CONFIG_STATES[best] > 0))
+                                feet(standing, _CONFIG_STATES[best] > 0))
         foot = (footprint >= 1.0) & ~shade_may
         shape = only & ~standing & ((~walls_here & (body | cast)) | foot)
         standing = standing | shape

@@ -189,6 +189,9 @@ class ClassifyConfig:
     foot_structure: float = 2.5
     # ... where no shadow may fall within this much (spaces) of the footprint disc (blur)
     foot_shade_margin: float = 0.05
+    # ... against the light's change round it: the median over the bare spaces of its 3x3
+    # neighbourhood, or of its 5x5 where fewer than this many of those are bare
+    light_least_bare: int = 4
     # A Pole's own shadow (vision.shapes.PoleShadow): looked for within shadow_reach spaces
     # of its centre on a shadow_grid x shadow_grid grid, beyond shadow_clear_of_pole of it;
     # kept where darker by shadow_sigma noise deviations, at shadow_least points or more.

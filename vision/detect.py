@@ -47,12 +47,12 @@ from vision.shapes import (
     foot_change,
     lightness_at,
     line_layout,
-    own_wall_shading,
     pole_axes,
     pole_body,
     pole_shadow_score,
     sample_maps,
     shading_spaces,
+    wall_shading,
     shadow_in_view,
     shadow_points,
     shadow_spaces,
@@ -240,14 +240,17 @@ class Detector:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
                     self._shading = (shading_spaces(self.pole_shadow, reach),
-                                     own_wall_shading(self.pole_shadow, reach, self.geometry))
-                change = foot_change(feat, empty, layout, self.noise) / self.foot_threshold
-                shading, own = self._shading
+                                     wall_shading(self.pole_shadow, reach, self.geometry))
+                by_poles, by_walls = self._shading
+                foot_threshold = self.foot_threshold
 
-                def feet(occupied: np.ndarray, walls: np.ndarray
+                def feet(poles: np.ndarray, walls: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
-                    shaded = (shading & occupied[None]).any(axis=1) | (walls & own).any(axis=1)
-                    return change, shaded
+                    shaded = ((by_poles & poles[None]).any(axis=1)
+                              | (by_walls & walls[None]).any(axis=(1, 2)))
+                    change = foot_change(feat, empty, layout, self.noise,
+                                         poles | walls.any(axis=1))
+                    return change / foot_threshold, shaded
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),

@@ -44,6 +44,25 @@ from vision.raycast import Rays, clearance_each
 
 _FAR = 1000.0
 _NEIGHBOURHOOD = neighbour_squares()  # (64, 9), the space itself included
+
+
+def _spaces_within(reach: int) -> np.ndarray:
+    """(64, (2 * reach + 1) ** 2) the spaces at most ``reach`` files and ranks away from
+    each space, itself included; -1 off the mat."""
+    steps = range(-reach, reach + 1)
+    out = np.full((64, len(steps) ** 2), -1)
+    for q in range(64):
+        file, rank = q & 7, q >> 3
+        for n, (dr, df) in enumerate((dr, df) for dr in steps for df in steps):
+            if 0 <= file + df < 8 and 0 <= rank + dr < 8:
+                out[q, n] = q + df + 8 * dr
+    return out
+
+
+# (64, 25): where the light's change round a space is measured when too few of its
+# neighbours are bare: wide enough that a Pole or two coloured like the mat, not yet read,
+# do not move the median
+_LIGHT_AROUND = _spaces_within(2)
 _LIGHTNESS = np.array([0.114, 0.587, 0.299], np.float32)  # B, G, R
 # (64, 2) each space's centre on the mat
 _CENTRES = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
@@ -269,13 +288,14 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
 
 
 def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
-                noise: float = 1.0) -> np.ndarray:
+                noise: float = 1.0, occupied: np.ndarray | None = None) -> np.ndarray:
     """(64,) float32: how much each space's footprint disc changed from the empty look:
     the median size of its samples' change in log lightness, in standard deviations of the
     frame's own noise (the spread of the change over every top and footprint sample). A
     Pole coloured like the mat still stands in front of it there, its body lit otherwise
     than the mat; bare mat changes by noise, or by a shadow. ``feat``, ``empty``
-    (64, S, 3): colour features now and on the empty mat (NaN: unknown)."""
+    (64, S, 3): colour features now and on the empty mat (NaN: unknown); ``occupied``
+    (64,) bool: spaces where pieces are read, whose footprints say nothing of the light."""
     change = log_change(feat[..., 0], empty[..., 0])
     discs = change[:, np.r_[layout.top, layout.foot]]
     sigma = _spread(discs, CLASSIFY.line_sigma_floor * noise)
@@ -287,12 +307,18 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     with warnings.catch_warnings():  # a footprint the empty photo never saw tells nothing
         warnings.simplefilter("ignore", RuntimeWarning)
         # What the light did round here since the empty photo (a lamp dimmed unevenly, an
-        # exposure change not quite taken out): the median footprint change of the space
-        # and its neighbours, most of them bare.
+        # exposure change not quite taken out): the median footprint change of the spaces
+        # round it that no piece is read on (a corner space between two Poles would
+        # otherwise take their change for the light's).
         own = median(foot, axis=1)
-        nb = _NEIGHBOURHOOD
-        local = np.nan_to_num(np.nanmedian(np.where(nb >= 0, own[np.maximum(nb, 0)], np.nan),
-                                           axis=1))
+        if occupied is not None:
+            own = np.where(occupied, np.nan, own)
+        around = []
+        for nb in (_NEIGHBOURHOOD, _LIGHT_AROUND):
+            values = np.where(nb >= 0, own[np.maximum(nb, 0)], np.nan)
+            around.append((np.nanmedian(values, axis=1), (~np.isnan(values)).sum(axis=1)))
+        (near, known), (wide, _) = around
+        local = np.nan_to_num(np.where(known >= CLASSIFY.light_least_bare, near, wide))
         size = median(np.abs(foot - local[:, None]), axis=1)
     return (np.nan_to_num(size) / sigma).astype(np.float32)
 
@@ -400,43 +426,56 @@ def shadow_spaces(shadow: PoleShadow) -> np.ndarray:
 
 
 def shading_spaces(shadow: PoleShadow | None, reach: float) -> np.ndarray:
-    """(64, 64) bool: for each space, the other spaces from which a piece's shadow may fall
-    within ``reach`` of its centre (its footprint): where ``shadow`` (this table's Pole
-    shadow) could fall from there; with no shadow learned (soft light, whose shadows are
-    faint, not absent), every neighbour."""
-    out = np.zeros((64, 64), bool)
+    """(64, 64) bool: for each space, the other spaces whose Pole may cast its shadow within
+    ``reach`` of its centre (its footprint). A Pole stands at its space's centre, so its
+    shadow falls at that centre plus ``shadow``'s offsets (this table's Pole shadow); with
+    no shadow learned (soft light, whose shadows are faint, not absent), every neighbour's
+    may."""
     if shadow is None:
+        out = np.zeros((64, 64), bool)
         nb = _NEIGHBOURHOOD
         for q in range(64):
             out[q, nb[q][nb[q] >= 0]] = True
     else:
-        steps = np.array([[0.0, 0.0], [reach, 0.0], [-reach, 0.0], [0.0, reach], [0.0, -reach]])
-        for q in range(64):
-            p = (_CENTRES[q] - shadow.offsets)[:, None] + steps[None]
-            p = p.reshape(-1, 2)
-            p = p[(p >= 0).all(axis=1) & (p < 8).all(axis=1)]
-            out[q, (np.floor(p[:, 0]) + 8 * np.floor(p[:, 1])).astype(int)] = True
+        between = _CENTRES[:, None] - _CENTRES[None]  # (q, p, 2): from each Pole to a space
+        out = np.zeros((64, 64), bool)
+        for offset in shadow.offsets:  # one at a time: (64, 64, N) would be large
+            out |= np.linalg.norm(between - offset, axis=-1) <= reach
     out[np.arange(64), np.arange(64)] = False
     return out
 
 
-def own_wall_shading(shadow: PoleShadow | None, reach: float,
-                     geometry: PieceGeometry | None = None) -> np.ndarray:
-    """(4,) bool, EDGES order: whether a wall standing on that edge of a space may cast its
-    shadow within ``reach`` of the space's centre (its footprint). A wall's shadow is a
-    Pole's (``shadow``, learned for this table) scaled to the wall's height, from every
-    point along the wall; with no shadow learned, every wall may."""
+def wall_shading(shadow: PoleShadow | None, reach: float,
+                 geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(64, 64, 4) bool: for each space, whether a wall standing on each edge (EDGES order)
+    of each space may cast its shadow within ``reach`` of its centre (its footprint). A
+    wall's shadow is a Pole's (``shadow``, learned for this table) scaled to the wall's
+    height, from every point along the wall; with no shadow learned, every wall of the
+    space and its neighbours may."""
+    near = np.zeros((3, 3, 4), bool)  # [dy + 1, dx + 1, edge]: the wall's space dx, dy away
     if shadow is None:
-        return np.ones(4, bool)
-    g = geometry or PieceGeometry()
-    cast = shadow.offsets * (g.wall_height / g.pole_height)  # (N, 2)
-    along = np.linspace(0.0, 1.0, 9)
-    walls = {"s": np.column_stack([along, np.zeros(9)]), "n": np.column_stack([along, np.ones(9)]),
-             "w": np.column_stack([np.zeros(9), along]), "e": np.column_stack([np.ones(9), along])}
-    out = np.zeros(4, bool)
-    for i, edge in enumerate(EDGES):
-        falls = (walls[edge][:, None] + cast[None]).reshape(-1, 2)
-        out[i] = bool((np.linalg.norm(falls - 0.5, axis=1) <= reach).any())
+        near[:] = True
+    else:
+        g = geometry or PieceGeometry()
+        cast = shadow.offsets * (g.wall_height / g.pole_height)  # (N, 2)
+        along = np.linspace(0.0, 1.0, 9)
+        walls = {"s": np.column_stack([along, np.zeros(9)]),
+                 "n": np.column_stack([along, np.ones(9)]),
+                 "w": np.column_stack([np.zeros(9), along]),
+                 "e": np.column_stack([np.ones(9), along])}
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                for i, edge in enumerate(EDGES):
+                    falls = (walls[edge][:, None] + cast[None]).reshape(-1, 2) + (dx, dy)
+                    near[dy + 1, dx + 1, i] = bool(
+                        (np.linalg.norm(falls - 0.5, axis=1) <= reach).any())
+    out = np.zeros((64, 64, 4), bool)
+    for q in range(64):
+        x, y = q % 8, q // 8
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                if 0 <= x + dx < 8 and 0 <= y + dy < 8:
+                    out[q, q + dx + 8 * dy] = near[dy + 1, dx + 1]
     return out
 
 

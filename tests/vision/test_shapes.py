@@ -28,10 +28,10 @@ from vision.shapes import (
     foot_change,
     learn_pole_shadow,
     line_layout,
-    own_wall_shading,
     pole_body,
     pole_shadow_score,
     shading_spaces,
+    wall_shading,
     shadow_offsets,
     shadow_points,
     wall_structure,
@@ -178,26 +178,59 @@ def test_a_footprint_changed_as_a_whole_is_a_pole_and_noise_is_not() -> None:
     assert np.median(change) < 1.0
 
 
+def test_a_bare_corner_between_poles_is_measured_against_the_bare_mat_round_it() -> None:
+    """The light's change round a footprint is taken from bare spaces only: a bare corner
+    whose neighbours hold a Pole read by colour, a Port, and a Pole coloured like the mat
+    (not yet read) is not taken for a Pole because those changed (simulated scene 5: a
+    phantom white Pole in a1 between two Poles)."""
+    H = np.array([[80.0, 0.0, 300.0], [0.0, -80.0, 680.0], [0.0, 0.0, 1.0]])
+    layout = sample_layout(camera_model(H, 1280, 720))
+    rng = np.random.default_rng(6)
+    shape = layout.points.shape[:2]
+    empty = np.stack([rng.uniform(0.5, 0.9, shape), np.zeros(shape), np.zeros(shape)], -1)
+    feat = empty.copy()
+    feat[..., 0] = empty[..., 0] * np.exp(rng.normal(0, 0.01, shape))
+    foot = np.arange(layout.foot.start, layout.foot.stop)
+    a1, b1, a2, b2 = 0, 1, 8, 9
+    for q, k in ((b1, 0.6), (a2, 0.7), (b2, 0.75)):
+        feat[q, foot, 0] *= k
+    occupied = np.zeros(64, bool)
+    occupied[[b1, b2]] = True  # read: a Pole by its colour, and a Port
+    f32 = feat.astype(np.float32), empty.astype(np.float32)
+    change = foot_change(*f32, layout, occupied=occupied)
+    assert change[a1] < CLASSIFY.foot_structure
+    assert change[a2] > 5 * CLASSIFY.foot_structure
+    # measured against every neighbour, the corner took its changed neighbours' for the light
+    assert foot_change(*f32, layout)[a1] > CLASSIFY.foot_structure
+
+
 def test_a_footprint_is_shaded_only_from_where_the_light_casts_shadows_onto_it() -> None:
     """A neighbour's shadow changes a footprint as a Pole would: the footprint cue is not
-    used where a piece stands that could cast one there. With this table's Pole shadow
-    learned (falling east), only the space to the west can; with none learned (soft
-    light: faint shadows, not none), every neighbour."""
+    used where a piece stands that casts one there. A Pole stands at its space's centre:
+    with this table's Pole shadow learned (falling east), only a Pole to the west reaches
+    a footprint, and only a shadow long enough does; with none learned (soft light: faint
+    shadows, not none), every neighbour's may."""
     east = PoleShadow(np.array([[0.4, 0.0], [0.55, 0.05], [0.7, -0.05]]),
                       np.array([-0.3, -0.3, -0.2]))
     d4, c4, e4, d5 = 27, 26, 28, 35
     shaded = shading_spaces(east, 0.35)
     assert shaded[d4, c4] and not shaded[d4, e4] and not shaded[d4, d5]
     assert not shaded[d4, d4]
+    # the same shadow falls short of the next centre by more than a footprint's reach
+    assert not shading_spaces(east, 0.12).any()
     every = shading_spaces(None, 0.35)
     assert every[d4].sum() == 8 and every[0].sum() == 3 and not every[d4, d4]
     # A wall's shadow is a Pole's scaled to its height: a long one (low light from the west)
-    # reaches the footprint from the west wall only; a short one from no wall; unknown,
-    # from every wall.
+    # reaches the footprint from its own west wall, and from the west neighbour's east wall
+    # (the same line); a short one from no wall; unknown, from every wall round it.
     low = PoleShadow(np.array([[1.2, 0.0], [1.4, 0.0]]), np.array([-0.3, -0.3]))
-    assert own_wall_shading(low, 0.12).tolist() == [False, False, True, False]  # s, n, w, e
-    assert not own_wall_shading(east, 0.12).any()
-    assert own_wall_shading(None, 0.12).all()
+    walls = wall_shading(low, 0.12)
+    assert walls[d4, d4].tolist() == [False, False, True, False]  # s, n, w, e
+    assert walls[d4, c4].tolist() == [False, False, False, True]
+    assert not walls[d4, e4].any() and not walls[d4, d5].any()
+    assert not wall_shading(east, 0.12).any()
+    unknown = wall_shading(None, 0.12)
+    assert unknown[d4, d4].all() and unknown[d4, c4].all() and not unknown[d4, 0].any()
 
 
 def test_empty_lines_round_trip_and_damage() -> None:
