@@ -18,6 +18,7 @@ pieces follow from the votes, with a confidence in [0, 1].
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,9 @@ class SampleLayout:
     # (64, 4 * WALL_SAMPLES, 9): how far each wall sample's line of sight keeps from the
     # Pole that may stand on the space and on each neighbour (_neighbourhoods order).
     pole_near: np.ndarray
+    # (64, 9) bool: whether a Pole on each neighbour (_neighbourhoods order) leans its top
+    # over the space as the camera sees it (its top's colour may blur into the space's discs)
+    leans_over: np.ndarray
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -301,9 +305,16 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
         top_walls = np.zeros((64, nt, n_b), bool)
         wall_near = np.full((64, nw, n_b), _FAR)
         pole_near = np.full((64, nw, 9), _FAR)
+    # Where each neighbour's Pole top meets the mat along the line of sight.
+    h = g.pole_height
+    tops = centre + (centre - c[:2]) * (h / max(c[2] - h, 1e-6))
+    nb = _NEIGHBOURS
+    reach = np.linalg.norm(tops[np.maximum(nb, 0)] - centre[:, None], axis=2)
+    leans_over = (nb >= 0) & (nb != np.arange(64)[:, None]) & (
+        reach <= g.pole_diameter / 2 + cfg.lean_reach)
     return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
                         slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls,
-                        wall_near, clear, pole_near)
+                        wall_near, clear, pole_near, leans_over)
 
 
 def _clear_needed(camera: CameraModel) -> float:
@@ -756,13 +767,17 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     both). A disc is odd when its mean is unlike the bare look's either way it is measured:
     :func:`empty_difference`, allowed more for a noisier camera (``noise``,
     :func:`camera_noise`), or :func:`bare_mat_distance`, whose allowances know that a
-    saturated print's chromaticity is noisy and that a hand's lightness is no shade."""
+    saturated print's chromaticity is noisy and that a hand's lightness is no shade, and
+    it is not the colour of a Pole seen on a neighbour blurred into the bare look
+    (:func:`blend_loglik`)."""
     if empty is None:
         return np.zeros(64, bool)
     cfg = CLASSIFY
     judged = np.zeros(64, int)
     odd_discs = np.zeros(64, int)
     coloured = np.zeros(64, bool)
+    means: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    tops_of = np.zeros((64, 2), bool)  # spaces whose top disc shows a side's colour
     for disc in (layout.top, layout.foot):
         f, ref = feat[:, disc], empty[:, disc]
         use = ~np.isnan(ref[..., 0]) & (layout.weight[:, disc] >= 1.0)
@@ -772,14 +787,36 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         mean_ref = (np.where(use[..., None], ref, 0.0)).sum(axis=1) / np.maximum(n, 1)[:, None]
         # Tighter than labelling: a Pole's top and body are what the colours were learned from.
         # The sides as one Gaussian each: a disc's mean blends lit and shaded faces.
-        side = np.minimum(_dark_distance(colours["south"], mean_f),
-                          _dark_distance(colours["north"], mean_f)) <= cfg.explain_sigma
+        each = np.stack([_dark_distance(colours[name], mean_f) for name in SIDES], axis=1)
+        side = each.min(axis=1) <= cfg.explain_sigma
         enough = n >= cfg.unexplained_min_samples
         odd = ~side & ((empty_difference(mean_f, mean_ref) >= cfg.empty_distance * noise)
                        | (bare_mat_distance(mean_f, mean_ref, noise) >= cfg.unexplained_sigma))
+        if disc is layout.top:
+            # whose Pole stands there, from every top sample the empty photo saw (a tall
+            # neighbour may cross some rays: a Pole's top still shows in most)
+            seen = ~np.isnan(ref[..., 0])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                top = np.nanmedian(np.where(seen[..., None], f, np.nan), axis=1)
+            tops_of = (seen.sum(axis=1) >= cfg.unexplained_min_samples)[:, None] & np.stack(
+                [_dark_distance(colours[name], np.nan_to_num(top)) <= cfg.explain_sigma
+                 for name in SIDES], axis=1)
         judged += enough
         odd_discs += enough & odd
         coloured |= enough & side
+        means.append((enough & odd, mean_f, mean_ref))
+    # A disc that is the colour of a neighbour's Pole leaning its top over it, blurred into
+    # the bare look there (its chroma spread by the JPEG), is a piece's edge, not a hand.
+    # Only there: skin may pass for a blend of the mat and light wood or orange anywhere.
+    nb = _NEIGHBOURS
+    near = (layout.leans_over[..., None] & tops_of[np.maximum(nb, 0)]).any(axis=1)
+    for odd, mean_f, mean_ref in means:
+        ask = odd & near.any(axis=1)
+        if ask.any():
+            blend = blend_loglik(mean_f[ask], mean_ref[ask], colours, noise)
+            fits = ((blend >= -0.5 * cfg.blend_explains ** 2) & near[ask]).any(axis=1)
+            odd_discs[np.flatnonzero(ask)[fits]] -= 1
     return (judged > 0) & (odd_discs == judged) & ~coloured
 
 
@@ -969,7 +1006,27 @@ _ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
 def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray,
                        wall_ll: np.ndarray | None = None,
                        blends: Callable[[], np.ndarray] | None = None) -> np.ndarray:
-    """Arrangement scores (64, C) again where two spaces read walls on one grid line: the
+    """Arrangement scores (64, C) again where two spaces read walls on one grid line
+    (:func:`_yielding_lines`), until no space's arrangement claims a line another's holds:
+    a space that yields one line may then read a Port on lines its other neighbours'
+    walls stand on (three neighbours' walls round a bare space)."""
+    aside = np.zeros((64, 4), bool)
+    for _ in range(CLASSIFY.line_passes):
+        yields = _yielding_lines(np.where(aside[..., None], 0.0, edge_ll), best, wall_ll,
+                                 blends) & ~aside
+        if not yields.any():
+            break
+        aside |= yields
+        scores = _arrangement_scores(np.where(aside[..., None], 0.0, edge_ll))
+        best = np.argmax(scores, axis=1)
+    return scores
+
+
+def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
+                    wall_ll: np.ndarray | None = None,
+                    blends: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+    """(64, 4) bool: the edges whose evidence a space yields to its neighbour across, where
+    two spaces read walls on one grid line (arrangements ``best`` (64,)): the
     walls either side of a line are a few pixels apart, so one real wall lights both
     spaces' samples (blurred into the mat, another side's wall may even pass for this
     side's). A Port is two walls: set the shared line's evidence aside, and a space whose
@@ -999,7 +1056,7 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
               & ((side[there] == side) | unclear))
     shared |= shared[there] & (_ACROSS >= 0)  # either space's doubt sets the line aside for both
     if not shared.any():
-        return scores
+        return shared
 
     def rescored(aside: np.ndarray) -> np.ndarray:
         return _arrangement_scores(np.where(aside[..., None], 0.0, edge_ll))
@@ -1028,9 +1085,8 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
         still |= across & (strength >= CLASSIFY.port_margin)
     # Spaces whose every wall is shared have no other edge to call (lead 0 both sides).
     neither = (lead <= 0) & (lead[there] <= 0)
-    yields = shared & ~still & (still[there] | np.where(neither, strength[there] > strength,
-                                                        lead[there] > lead))
-    return rescored(yields) if yields.any() else scores
+    return shared & ~still & (still[there] | np.where(neither, strength[there] > strength,
+                                                      lead[there] > lead))
 
 
 def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,

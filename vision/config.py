@@ -124,6 +124,8 @@ class ClassifyConfig:
     empty_distance: float = 0.5  # a sample this far from the empty look is not the mat
     unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained
     unexplained_sigma: float = 3.0  # bare_mat_distance of a disc's mean: no bare mat there
+    blend_explains: float = 1.0  # blend_loglik's distance: a side's colour blurred into the mat
+    lean_reach: float = 0.5  # spaces beyond its edge that a Pole's top, leaning, may blur
     chroma_lightness: float = 0.3  # lightness below which chromaticity counts less (noise)
     piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece
     loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
@@ -132,6 +134,8 @@ class ClassifyConfig:
     # of port_margin: a space's other edges call for its wall on a line two spaces read
     # walls on, when arrangements with that wall lead those without by this much
     line_keep_lead: float = 0.5
+    # ... settled again this many times at most (each pass may free a space's arrangement)
+    line_passes: int = 3
     # A wall blurred into the mat (classify.blend_loglik): how far outside the lightnesses
     # between and the chroma differences (R - G, B - G, of 255) between is still noise.
     blend_light_sigma: float = 0.03

@@ -52,10 +52,10 @@ from vision.shapes import (
     pole_shadow_score,
     sample_maps,
     shading_spaces,
-    wall_shading,
     shadow_in_view,
     shadow_points,
     shadow_spaces,
+    wall_shading,
     wall_structure,
     with_structure,
 )

@@ -466,7 +466,7 @@ def wall_shading(shadow: PoleShadow | None, reach: float,
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
                 for i, edge in enumerate(EDGES):
-                    falls = (walls[edge][:, None] + cast[None]).reshape(-1, 2) + (dx, dy)
+                    falls = (walls[edge][:, None] + cast[None]).reshape(-1, 2) + np.array([dx, dy])
                     near[dy + 1, dx + 1, i] = bool(
                         (np.linalg.norm(falls - 0.5, axis=1) <= reach).any())
     out = np.zeros((64, 64, 4), bool)

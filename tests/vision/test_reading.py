@@ -87,6 +87,18 @@ def test_two_real_walls_back_to_back_are_both_kept() -> None:
     assert decide(ll) == {"d4": (("se", SOUTH),), "e4": (("sw", SOUTH),)}
 
 
+def test_a_bare_space_walled_in_by_three_neighbours_ports_reads_no_port() -> None:
+    """Issue 16 (simulated scene 16): d3's nw, d5's se and e4's nw Ports put walls on
+    three of d4's edges, each lighting d4's samples of the line too. Once d4 yields the
+    line its first arrangement claimed, the next it reads (n and e) is claimed by the
+    neighbours too: the lines are settled again until d4 holds none."""
+    ll = edges(d3_n=30.0, d3_w=30.0, d5_s=30.0, d5_e=30.0, e4_n=30.0, e4_w=30.0,
+               d4_s=35.0, d4_n=30.0, d4_e=30.0)
+    ll[sq("d4"), EDGE["w"]] = (0.0, -40.0, -60.0)  # clearly bare: no Teleport there
+    assert decide(ll) == {"d3": (("nw", SOUTH),), "d5": (("se", SOUTH),),
+                          "e4": (("nw", SOUTH),)}
+
+
 def test_walls_of_two_sides_on_one_line_do_not_explain_each_other() -> None:
     """A north wall does not light a sample as south's: d4's south se Port and e4's north
     sw Port are read apart whatever their other edges show."""

@@ -31,9 +31,9 @@ from vision.shapes import (
     pole_body,
     pole_shadow_score,
     shading_spaces,
-    wall_shading,
     shadow_offsets,
     shadow_points,
+    wall_shading,
     wall_structure,
     with_structure,
 )
