@@ -574,6 +574,10 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     d = np.minimum(np.stack([none, ds, dn], axis=-1), cfg.loglik_cap)
     d[..., 0] = np.where(dark, cfg.loglik_cap, d[..., 0])
     d[..., 1:] = np.where(dark[..., None], cfg.dark_side_distance, d[..., 1:])
+    # ... nor for a wall: blur mixing two walls' colours, or a wall's with the mat, is as
+    # far from the bare mat as from either side (a back-to-back wall's thin top beside
+    # another side's wall in front of it, read as bare mat, lost its Port its other wall)
+    d = np.where((label == -1)[..., None], d.max(axis=-1, keepdims=True), d)
     return label, -0.5 * d * d, camouflage
 
 

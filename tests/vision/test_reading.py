@@ -24,6 +24,7 @@ from vision.classify import (
     camera_noise,
     colour_features,
     light_allowances,
+    sample_evidence,
 )
 from vision.config import CLASSIFY
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
@@ -195,6 +196,32 @@ def test_a_blend_of_a_wall_and_the_mat_is_told_from_a_colour_of_its_own() -> Non
     unknown = bare.copy()
     unknown[0] = np.nan
     assert blend_loglik(seen, unknown, colours)[0, 0] == -0.5 * CLASSIFY.loglik_cap ** 2
+
+
+def test_a_sample_unlike_the_mat_and_both_sides_says_nothing_of_a_wall() -> None:
+    """Issue 16 (simulated scene 3): a back-to-back pink wall's thin top, seen just behind
+    a teal wall across the line, blurs the two colours into something like neither side
+    and unlike the bare mat. Such a sample does not vote for bare mat against a wall (it
+    did, and the pink Port lost the wall it stood on); one like the bare mat still does,
+    and one much darker than the mat still says a piece."""
+    def feats(*bgr: tuple[int, int, int]) -> np.ndarray:
+        return colour_features(np.array(bgr, np.uint8))
+
+    rng = np.random.default_rng(3)
+    teal, pink, wine = (160, 150, 30), (200, 110, 230), (40, 30, 100)  # BGR
+
+    def model(bgr: tuple[int, int, int]) -> ColourModel:
+        return ColourModel.learn(colour_features(
+            np.clip(np.array(bgr) + rng.normal(0, 4, (40, 3)), 0, 255).astype(np.uint8)))
+
+    colours = {"south": model(teal), "north": model(pink)}
+    mixed = tuple(int(v) for v in (np.array(teal) + np.array(pink)) // 2)
+    seen = feats(mixed, wine, (12, 12, 12))
+    bare = np.repeat(feats(wine), 3, axis=0)
+    labels, loglik, _ = sample_evidence(seen, colours, bare)
+    assert labels[0] == -1 and np.ptp(loglik[0]) == 0.0  # neither: says nothing
+    assert labels[1] == 0 and loglik[1, 0] > loglik[1, 1:].max()  # the bare mat
+    assert labels[2] > 0 and loglik[2, 0] < loglik[2, 1:].max()  # darker: a piece
 
 
 def test_camera_noise_is_measured_from_two_photos_of_the_bare_mat() -> None:
