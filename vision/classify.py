@@ -18,7 +18,6 @@ pieces follow from the votes, with a confidence in [0, 1].
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -352,6 +351,17 @@ def _pole_clearance(camera: CameraModel, targets: np.ndarray, cyl: np.ndarray, t
     return clearance_each(rays, each, none, CLASSIFY.ray_iterations).reshape(64, n_t, n_p)
 
 
+def masked_median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Median over the last axis of ``values`` where ``keep`` (same shape, bool); 0 where
+    nothing is kept. (NumPy's nanmedian warns on every empty slice, and is slower.)"""
+    n = np.count_nonzero(keep, axis=-1).reshape(-1)
+    ordered = np.sort(np.where(keep, values, np.inf), axis=-1).reshape(len(n), -1)
+    rows = np.arange(len(n))
+    lo = ordered[rows, np.maximum((n - 1) // 2, 0)]
+    hi = ordered[rows, np.maximum(n // 2, 0)]
+    return np.where(n > 0, (lo + hi) / 2, 0.0).reshape(keep.shape[:-1])
+
+
 def neighbour_squares() -> np.ndarray:
     """(64, 9) square index of each space's neighbours in :func:`_neighbourhoods` order, -1
     off the mat."""
@@ -630,10 +640,13 @@ def quiet_discs(change: np.ndarray, printed: np.ndarray, shaded: np.ndarray,
     bare mat is mostly printed in a side's colour (``printed``, :func:`printed_discs`): such
     a disc says nothing of a Pole of that side, whatever its samples' labels. A disc with a
     sample in shade (``shaded`` (64, S), :func:`shaded_samples`) is not quiet: a mean of a
-    Pole's lit and shaded sides can pass for the print."""
+    Pole's lit and shaded sides can pass for the print. Quiet: not moved as a whole as a
+    piece moves it (``disc_changes``); a noisy camera's samples stray on a saturated
+    print, and its discs' means (of samples a few pixels apart, as noisy as one) by more
+    than one deviation one time in three."""
     out = np.zeros((64, layout.points.shape[1], 2), bool)
     for i, disc in enumerate((layout.top, layout.foot)):
-        still = (np.nan_to_num(change[:, i], nan=np.inf) < CLASSIFY.unchanged_sigma
+        still = (np.nan_to_num(change[:, i], nan=np.inf) < CLASSIFY.disc_changes
                  ) & ~shaded[:, disc].any(axis=1)
         out[:, disc] = (still[:, None] & printed[:, i])[:, None, :]
     return out
@@ -667,10 +680,15 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     ratio = np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
     sl = np.where(ratio < 0, cfg.bare_shade_sigma if shade is None else shade,
                   cfg.bare_bright_sigma if bright is None else bright)
-    light = np.maximum(np.minimum(feat[..., 0], ref[..., 0]), 0.02)
-    sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark / light
-    dc = np.linalg.norm(feat[..., 1:] - ref[..., 1:], axis=-1)
-    return (np.sqrt((ratio / sl) ** 2 + (dc / sc) ** 2) / noise).astype(np.float32)
+    # Each log chromaticity (R/G, B/G) is as noisy as its darker channels make it: a
+    # saturated print's small channel (a teal's red) strays far more than its lightness
+    # says. For grey, 1/lightness, as sensor noise is.
+    dim = np.minimum(_light_of(feat), _light_of(ref)) / 255.0
+    dim = np.maximum(dim, 0.02) ** -2
+    dark = np.sqrt((dim[..., [0, 2]] + dim[..., 1:2]) / 2)
+    sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark
+    dc = np.sqrt((((feat[..., 1:] - ref[..., 1:]) / sc) ** 2).sum(axis=-1))
+    return (np.sqrt((ratio / sl) ** 2 + dc ** 2) / noise).astype(np.float32)
 
 
 def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray]:
@@ -800,11 +818,10 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
             # whose Pole stands there, from every top sample the empty photo saw (a tall
             # neighbour may cross some rays: a Pole's top still shows in most)
             seen = ~np.isnan(ref[..., 0])
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                top = np.nanmedian(np.where(seen[..., None], f, np.nan), axis=1)
+            top = masked_median(np.moveaxis(f, 1, 2), np.moveaxis(
+                np.broadcast_to(seen[..., None], f.shape), 1, 2))  # (64, 3)
             tops_of = (seen.sum(axis=1) >= cfg.unexplained_min_samples)[:, None] & np.stack(
-                [_dark_distance(colours[name], np.nan_to_num(top)) <= cfg.explain_sigma
+                [_dark_distance(colours[name], top) <= cfg.explain_sigma
                  for name in SIDES], axis=1)
         judged += enough
         odd_discs += enough & odd

@@ -112,7 +112,6 @@ class ClassifyConfig:
     # take up; a noisier camera's allowances are widened until it takes no more.
     bare_noise_median: float = 0.5
     camouflage_sigma: float = 2.0  # a bare look this near a side's colour cannot tell it
-    unchanged_sigma: float = 1.0  # bare_mat_distance within which a sample is unchanged
     changed_sigma: float = 4.0  # bare_mat_distance beyond which a look is another print
     unlearned_share: float = 0.25  # of a pad's points in view unlike plain mat or its ink
     pad_grid: tuple[float, float, int] = (0.14, 0.86, 9)  # a space's points, clear of its lines

@@ -22,7 +22,6 @@ points (u, v) in pixels.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +34,7 @@ from vision.classify import (
     WALL_SAMPLES,
     PieceGeometry,
     SampleLayout,
+    masked_median,
     neighbour_squares,
     pole_cylinders,
 )
@@ -215,29 +215,18 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     whole = np.all(np.isfinite(change) | ~on_mat[:, :, None], axis=3)  # (64, 4, J)
     enough = (whole.sum(axis=2) >= cfg.line_least_along) & (on_mat.sum(axis=2) >= 2)
     view = whole[..., None] & on_mat[:, :, None]  # (64, 4, J, K)
-    offset = _median(change.reshape(64, 4, -1), view.reshape(64, 4, -1))  # (64, 4)
+    offset = masked_median(change.reshape(64, 4, -1), view.reshape(64, 4, -1))  # (64, 4)
     rel = change - offset[..., None, None]
-    profile = _median(np.moveaxis(rel, 2, 3), np.moveaxis(view, 2, 3))  # (64, 4, K)
+    profile = masked_median(np.moveaxis(rel, 2, 3), np.moveaxis(view, 2, 3))  # (64, 4, K)
     n_k = np.maximum(on_mat.sum(axis=2), 1)
     shape = np.sqrt((profile * profile * on_mat).sum(axis=2) / n_k)
     # ... and most places along the edge must show structure of their own: a Pole's body
     # leaning over the middle of the edge (a Pole too like the mat to be read) shows at a
     # few places, and the median profile may take it from them
-    own = rel - _median(rel, np.broadcast_to(on_mat[:, :, None], rel.shape))[..., None]
+    own = rel - masked_median(rel, np.broadcast_to(on_mat[:, :, None], rel.shape))[..., None]
     each = np.sqrt((np.where(on_mat[:, :, None], own, 0.0) ** 2).sum(axis=3) / n_k[..., None])
-    score = np.minimum(shape, _median(each, whole)) / sigma
+    score = np.minimum(shape, masked_median(each, whole)) / sigma
     return np.asarray(np.where(enough, score, np.nan), np.float32)
-
-
-def _median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """Median over the last axis of ``values`` where ``keep`` (same shape, bool); 0 where
-    nothing is kept. (NumPy's nanmedian warns on every empty slice, and is slower.)"""
-    n = np.count_nonzero(keep, axis=-1).reshape(-1)
-    ordered = np.sort(np.where(keep, values, np.inf), axis=-1).reshape(len(n), -1)
-    rows = np.arange(len(n))
-    lo = ordered[rows, np.maximum((n - 1) // 2, 0)]
-    hi = ordered[rows, np.maximum(n // 2, 0)]
-    return np.where(n > 0, (lo + hi) / 2, 0.0).reshape(keep.shape[:-1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,10 +270,8 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
     # The median size of the change up the body, whatever its sign: a cylinder lit from
     # one side is darker low on its shaded flank and lighter near its lit top (a signed
     # median cancels them); one height alone is no body.
-    with warnings.catch_warnings():  # a space with no height in view shows no body
-        warnings.simplefilter("ignore", RuntimeWarning)
-        size = np.nanmedian(np.abs(body), axis=1)
-    return np.nan_to_num(size).astype(np.float32) / np.float32(sigma)
+    size = masked_median(np.abs(np.nan_to_num(body)), ~np.isnan(body))  # none in view: 0
+    return size.astype(np.float32) / np.float32(sigma)
 
 
 def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
@@ -302,25 +289,21 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     if sigma is None:
         return np.zeros(64, np.float32)
     foot = change[:, layout.foot]
-    # np.median where every point is known (the empty photo's usual case): nanmedian is slow
-    median = np.nanmedian if np.isnan(foot).any() else np.median
-    with warnings.catch_warnings():  # a footprint the empty photo never saw tells nothing
-        warnings.simplefilter("ignore", RuntimeWarning)
-        # What the light did round here since the empty photo (a lamp dimmed unevenly, an
-        # exposure change not quite taken out): the median footprint change of the spaces
-        # round it that no piece is read on (a corner space between two Poles would
-        # otherwise take their change for the light's).
-        own = median(foot, axis=1)
-        if occupied is not None:
-            own = np.where(occupied, np.nan, own)
-        around = []
-        for nb in (_NEIGHBOURHOOD, _LIGHT_AROUND):
-            values = np.where(nb >= 0, own[np.maximum(nb, 0)], np.nan)
-            around.append((np.nanmedian(values, axis=1), (~np.isnan(values)).sum(axis=1)))
-        (near, known), (wide, _) = around
-        local = np.nan_to_num(np.where(known >= CLASSIFY.light_least_bare, near, wide))
-        size = median(np.abs(foot - local[:, None]), axis=1)
-    return (np.nan_to_num(size) / sigma).astype(np.float32)
+    seen = ~np.isnan(foot)  # a footprint the empty photo never saw tells nothing (0)
+    # What the light did round here since the empty photo (a lamp dimmed unevenly, an
+    # exposure change not quite taken out): the median footprint change of the spaces
+    # round it that no piece is read on (a corner space between two Poles would otherwise
+    # take their change for the light's).
+    own = masked_median(foot, seen)
+    bare = seen.any(axis=1) if occupied is None else seen.any(axis=1) & ~occupied
+    around = []
+    for nb in (_NEIGHBOURHOOD, _LIGHT_AROUND):
+        keep = (nb >= 0) & bare[np.maximum(nb, 0)]
+        around.append((masked_median(own[np.maximum(nb, 0)], keep), keep.sum(axis=1)))
+    (near, known), (wide, _) = around
+    local = np.where(known >= CLASSIFY.light_least_bare, near, wide)
+    size = masked_median(np.abs(foot - local[:, None]), seen)
+    return (size / sigma).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)

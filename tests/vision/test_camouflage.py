@@ -147,8 +147,8 @@ def test_a_disc_is_judged_as_a_whole() -> None:
     still = disc_change(noisy, empty, layout)
     moved = disc_change(lighter, empty, layout)
     assert still.shape == (64, 2)  # [top, footprint] of every space
-    assert np.nanmax(still) < CLASSIFY.unchanged_sigma
-    assert (bare_mat_distance(noisy, empty)[:, layout.top] > CLASSIFY.unchanged_sigma).any()
+    assert np.nanmax(still) < 1.0  # within one deviation of the bare look
+    assert (bare_mat_distance(noisy, empty)[:, layout.top] > 1.0).any()
     assert np.all(moved[:, 0] > still[:, 0])
     assert not moved_discs(still, layout).any()
     side_like = np.zeros((64, s, 2), bool)
@@ -156,6 +156,14 @@ def test_a_disc_is_judged_as_a_whole() -> None:
     printed = printed_discs(empty, side_like, layout)
     quiet = quiet_discs(still, printed, shaded_samples(noisy, empty), layout)
     assert quiet[:, layout.top, 0].all() and not quiet[..., 1].any()
+    # A noisy camera's disc means stray by more than one deviation one time in three (a
+    # printed Telepad in south's colour then read as south's Pole, sure, in simulated scene
+    # 17): short of moving as a whole, as a piece moves it, a disc is still quiet.
+    strayed = np.where(np.arange(64)[:, None] % 2 == 0, 0.5, 1.5) * np.ones((64, 2))
+    strayed[::4] = CLASSIFY.disc_changes + 0.5  # ... and one that moved is not
+    quiet = quiet_discs(strayed, printed, shaded_samples(empty, empty), layout)
+    assert quiet[1::4, layout.top, 0].all() and quiet[2::4, layout.top, 0].all()
+    assert not quiet[::4].any()
     # A disc with a sample in the Pole's shade is not quiet, however its mean looks.
     shade = noisy.copy()
     shade[sq("c1"), layout.foot.start, 0] *= 0.5

@@ -224,6 +224,24 @@ def test_a_sample_unlike_the_mat_and_both_sides_says_nothing_of_a_wall() -> None
     assert labels[2] > 0 and loglik[2, 0] < loglik[2, 1:].max()  # darker: a piece
 
 
+def test_a_saturated_prints_small_channel_is_allowed_its_own_noise() -> None:
+    """Issue 16 (simulated scene 17: a Portpad printed in south's teal read as south's
+    Port): a few grey levels of sensor noise on a teal's small red channel move its log
+    chromaticity far more than on a grey of the same lightness, and are still bare mat;
+    the same step on the grey's channels, or a real change of hue, is not."""
+    def feats(*bgr: tuple[int, int, int]) -> np.ndarray:
+        return colour_features(np.array(bgr, np.uint8))
+
+    webcam = 2.0  # camera_noise of an ordinary webcam: a few grey levels
+    teal, grey = feats((140, 137, 18)), feats((100, 100, 100))
+    noisy_teal, noisy_grey = feats((140, 137, 26)), feats((100, 100, 108))
+    assert bare_mat_distance(noisy_teal, teal, webcam)[0] < CLASSIFY.piece_changes
+    assert bare_mat_distance(noisy_grey, grey, webcam)[0] < 1.0  # the same step on grey
+    # another hue, on either
+    assert bare_mat_distance(feats((140, 137, 60)), teal, webcam)[0] > CLASSIFY.piece_changes
+    assert bare_mat_distance(feats((100, 100, 150)), grey, webcam)[0] > CLASSIFY.piece_changes
+
+
 def test_camera_noise_is_measured_from_two_photos_of_the_bare_mat() -> None:
     rng = np.random.default_rng(3)
     bare = np.column_stack([rng.uniform(0.2, 0.8, 500), rng.normal(0, 0.3, (500, 2))])

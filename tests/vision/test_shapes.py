@@ -17,13 +17,12 @@ from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly
-from vision.classify import sample_layout
+from vision.classify import masked_median, sample_layout
 from vision.config import CLASSIFY
 from vision.geometry import camera_model
 from vision.shapes import (
     LineLayout,
     PoleShadow,
-    _median,
     colour_walls_across,
     foot_change,
     learn_pole_shadow,
@@ -364,7 +363,7 @@ def test_masked_median_is_numpys(values: list[float], keep: list[bool]) -> None:
     v = np.array(values)
     k = np.array(keep[:len(values)])
     want = float(np.median(v[k])) if k.any() else 0.0
-    assert _median(v[None], k[None])[0] == pytest.approx(want)
+    assert masked_median(v[None], k[None])[0] == pytest.approx(want)
 
 
 def test_profiles_span_the_wall_and_stay_on_the_mat() -> None:
