@@ -286,11 +286,12 @@ def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray 
     return looks
 
 
-def _start_occupied() -> np.ndarray:
-    """(64,) bool: the spaces pieces stand on in the start position."""
+def _start_occupied(ports: bool = True) -> np.ndarray:
+    """(64,) bool: the spaces Poles (and ``ports``: Ports) stand on in the start position."""
     out = np.zeros(64, bool)
     out[[_sq(n) for names in START_POLES.values() for n in names]] = True
-    out[[_sq(n) for n in START_PORTS]] = True
+    if ports:
+        out[[_sq(n) for n in START_PORTS]] = True
     return out
 
 
@@ -470,7 +471,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         body_threshold = _shape_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
                                                     noise), CLASSIFY.body_structure)
         foot_threshold = _shape_threshold(foot_change(lab, empty_look, layout, noise,
-                                                      _start_occupied()),
+                                                      _start_occupied(ports=False)),
                                           CLASSIFY.foot_structure)
         pole_shadow = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:

@@ -799,7 +799,6 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     odd_discs = np.zeros(64, int)
     coloured = np.zeros(64, bool)
     means: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    tops_of = np.zeros((64, 2), bool)  # spaces whose top disc shows a side's colour
     for disc in (layout.top, layout.foot):
         f, ref = feat[:, disc], empty[:, disc]
         use = ~np.isnan(ref[..., 0]) & (layout.weight[:, disc] >= 1.0)
@@ -814,26 +813,28 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         enough = n >= cfg.unexplained_min_samples
         odd = ~side & ((empty_difference(mean_f, mean_ref) >= cfg.empty_distance * noise)
                        | (bare_mat_distance(mean_f, mean_ref, noise) >= cfg.unexplained_sigma))
-        if disc is layout.top:
-            # whose Pole stands there, from every top sample the empty photo saw (a tall
-            # neighbour may cross some rays: a Pole's top still shows in most)
-            seen = ~np.isnan(ref[..., 0])
-            top = masked_median(np.moveaxis(f, 1, 2), np.moveaxis(
-                np.broadcast_to(seen[..., None], f.shape), 1, 2))  # (64, 3)
-            tops_of = (seen.sum(axis=1) >= cfg.unexplained_min_samples)[:, None] & np.stack(
-                [_dark_distance(colours[name], top) <= cfg.explain_sigma
-                 for name in SIDES], axis=1)
         judged += enough
         odd_discs += enough & odd
         coloured |= enough & side
         means.append((enough & odd, mean_f, mean_ref))
+    unexplained = (judged > 0) & (odd_discs == judged) & ~coloured
+    if not unexplained.any():
+        return unexplained
     # A disc that is the colour of a neighbour's Pole leaning its top over it, blurred into
     # the bare look there (its chroma spread by the JPEG), is a piece's edge, not a hand.
     # Only there: skin may pass for a blend of the mat and light wood or orange anywhere.
+    # Whose Pole stands where, from every top sample the empty photo saw (a tall neighbour
+    # may cross some rays: a Pole's top still shows in most).
+    f = feat[:, layout.top]
+    seen = ~np.isnan(empty[:, layout.top, 0])
+    top = masked_median(np.moveaxis(f, 1, 2), np.moveaxis(
+        np.broadcast_to(seen[..., None], f.shape), 1, 2))  # (64, 3)
+    tops_of = (seen.sum(axis=1) >= cfg.unexplained_min_samples)[:, None] & np.stack(
+        [_dark_distance(colours[name], top) <= cfg.explain_sigma for name in SIDES], axis=1)
     nb = _NEIGHBOURS
     near = (layout.leans_over[..., None] & tops_of[np.maximum(nb, 0)]).any(axis=1)
     for odd, mean_f, mean_ref in means:
-        ask = odd & near.any(axis=1)
+        ask = odd & near.any(axis=1) & unexplained
         if ask.any():
             blend = blend_loglik(mean_f[ask], mean_ref[ask], colours, noise)
             fits = ((blend >= -0.5 * cfg.blend_explains ** 2) & near[ask]).any(axis=1)

@@ -248,8 +248,7 @@ class Detector:
                          ) -> tuple[np.ndarray, np.ndarray]:
                     shaded = ((by_poles & poles[None]).any(axis=1)
                               | (by_walls & walls[None]).any(axis=(1, 2)))
-                    change = foot_change(feat, empty, layout, self.noise,
-                                         poles | walls.any(axis=1))
+                    change = foot_change(feat, empty, layout, self.noise, poles)
                     return change / foot_threshold, shaded
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,

@@ -282,7 +282,8 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     Pole coloured like the mat still stands in front of it there, its body lit otherwise
     than the mat; bare mat changes by noise, or by a shadow. ``feat``, ``empty``
     (64, S, 3): colour features now and on the empty mat (NaN: unknown); ``occupied``
-    (64,) bool: spaces where pieces are read, whose footprints say nothing of the light."""
+    (64,) bool: spaces where Poles are read, whose footprints say nothing of the light (a
+    Port's footprint is bare mat)."""
     change = log_change(feat[..., 0], empty[..., 0])
     discs = change[:, np.r_[layout.top, layout.foot]]
     sigma = _spread(discs, CLASSIFY.line_sigma_floor * noise)
