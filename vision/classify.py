@@ -1062,21 +1062,10 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     (:func:`blend_loglik`), asked for only where two sides' walls share a line."""
     side = _CONFIG_STATES[best]
     there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
-    # Another side's wall across the line only explains samples that my own side's colour
-    # does not: a blend of its colour with the mat, not my colour seen plainly somewhere.
-    unclear = np.zeros_like(side, dtype=bool)
-    if wall_ll is not None:
-        plain = wall_ll.reshape(64, 4, WALL_SAMPLES, 3).max(axis=2)
-        mine = np.take_along_axis(plain, side[..., None], axis=2)[..., 0]
-        unclear = mine < -0.5 * CLASSIFY.explain_sigma ** 2
-    # A Port every one of whose walls has a wall across its line may be only their light
-    # blurred into the mat: a light wall's edge on dark cloth looks like a dark wood's.
-    backed = (_ACROSS >= 0) & (side[there] > 0)
-    unclear |= ((side > 0) & backed).sum(axis=1, keepdims=True) == (side > 0).sum(
-        axis=1, keepdims=True)
-    shared = ((_ACROSS >= 0) & (side > 0) & (side[there] > 0)
-              & ((side[there] == side) | unclear))
-    shared |= shared[there] & (_ACROSS >= 0)  # either space's doubt sets the line aside for both
+    # Walls read either side of a line, of one side or of two: one may be only the other's
+    # light (a red wall's edge blurred into white paper passes for a white wall; a light
+    # wall's on dark cloth for a dark wood's).
+    shared = (_ACROSS >= 0) & (side > 0) & (side[there] > 0)
     if not shared.any():
         return shared
 

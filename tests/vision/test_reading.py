@@ -155,6 +155,20 @@ def test_a_light_wall_blurred_into_dark_cloth_is_not_read_as_a_dark_port_across_
     assert decide_seen(ll, own, blend) == {"f4": (("se", SOUTH),), "g3": (("nw", SOUTH),)}
 
 
+def test_a_wall_blurred_across_one_line_is_not_read_as_another_sides_port() -> None:
+    """Issue 16 (simulated scene 28: a red Port's wall blurred into white paper passed for
+    a white wall): south's f4 nw Port lights e4's e edge, its samples plainly north's
+    colour (within explain_sigma, so not in doubt) yet explained better still as f4's wall
+    blurred into the mat; e4's n edge is barely a wall. e4 yields the line and reads no
+    Port. The same north wall seen in its own colour that no blend explains stands."""
+    walls = {"f4_n": (SOUTH, -0.5, -50.0), "f4_w": (SOUTH, -0.5, -50.0)}
+    for e4_e, want in (((NORTH, -3.0, 0.0), {"f4": (("nw", SOUTH),)}),
+                       ((NORTH, -0.5, -50.0), {"f4": (("nw", SOUTH),), "e4": (("ne", NORTH),)})):
+        ll, own, blend = seen_walls(**walls, e4_e=e4_e)
+        ll[sq("e4"), EDGE["n"]] = (-10.0, -60.0, -12.0)  # a little more like bare mat
+        assert decide_seen(ll, own, blend) == want, e4_e
+
+
 def test_two_sides_walls_back_to_back_that_no_blend_explains_all_stand() -> None:
     """Rule book: Ports may stand in neighbouring spaces, of either side. South's f5 se Port
     has north's f4 ne and g5 nw Ports' walls across both its lines; each wall is seen in
