@@ -1027,15 +1027,34 @@ _ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
 
 def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray,
                        wall_ll: np.ndarray | None = None,
-                       blends: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+                       blends: Callable[[np.ndarray], np.ndarray] | None = None
+                       ) -> np.ndarray:
     """Arrangement scores (64, C) again where two spaces read walls on one grid line
     (:func:`_yielding_lines`), until no space's arrangement claims a line another's holds:
     a space that yields one line may then read a Port on lines its other neighbours'
     walls stand on (three neighbours' walls round a bare space)."""
     aside = np.zeros((64, 4), bool)
+    known = np.zeros(64, bool)
+    seen: np.ndarray | None = None
+
+    def blended(rows: np.ndarray) -> np.ndarray:
+        # each space's blends worked out once, and only where asked for
+        nonlocal seen
+        assert blends is not None
+        need = rows & ~known
+        if need.any():
+            part = blends(need)
+            if seen is None:
+                seen = np.full((64, *part.shape[1:]), -0.5 * CLASSIFY.loglik_cap ** 2,
+                               np.float32)
+            seen[need] = part
+            known[need] = True
+        assert seen is not None
+        return seen
+
     for _ in range(CLASSIFY.line_passes):
         yields = _yielding_lines(np.where(aside[..., None], 0.0, edge_ll), best, wall_ll,
-                                 blends) & ~aside
+                                 None if blends is None else blended) & ~aside
         if not yields.any():
             break
         aside |= yields
@@ -1046,7 +1065,8 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
 
 def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
                     wall_ll: np.ndarray | None = None,
-                    blends: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+                    blends: Callable[[np.ndarray], np.ndarray] | None = None
+                    ) -> np.ndarray:
     """(64, 4) bool: the edges whose evidence a space yields to its neighbour across, where
     two spaces read walls on one grid line (arrangements ``best`` (64,)): the
     walls either side of a line are a few pixels apart, so one real wall lights both
@@ -1058,8 +1078,9 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     mat does not explain stands, and where both might be such a blend, the one explained
     the better yields. ``edge_ll`` (64, 4, 3), ``best`` (64,); ``wall_ll``
     (64, 4 * WALL_SAMPLES, 3): the wall samples' own log-likelihoods, unweighted;
-    ``blends``: the wall samples as blends (64, 4 * WALL_SAMPLES, 2)
-    (:func:`blend_loglik`), asked for only where two sides' walls share a line."""
+    ``blends``: given the spaces (64,) bool whose are needed, the wall samples as blends
+    (64, 4 * WALL_SAMPLES, 2) (:func:`blend_loglik`; those of other spaces unknown),
+    asked for only where two sides' walls share a line."""
     side = _CONFIG_STATES[best]
     there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
     # Walls read either side of a line, of one side or of two: one may be only the other's
@@ -1088,8 +1109,8 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
         # than the wall across blurred into the mat does.
         own = np.take_along_axis(wall_ll.reshape(64, 4, WALL_SAMPLES, 3),
                                  side[..., None, None], axis=3)[..., 0]
-        theirs = np.take_along_axis(blends().reshape(64, 4, WALL_SAMPLES, 2),
-                                    np.maximum(side[there] - 1, 0)[..., None, None],
+        each = blends(across.any(axis=1)).reshape(64, 4, WALL_SAMPLES, 2)
+        theirs = np.take_along_axis(each, np.maximum(side[there] - 1, 0)[..., None, None],
                                     axis=3)[..., 0]
         strength = np.where(across, (own - theirs).sum(axis=2), strength)
         # A wall no blend explains (by port_margin) stands whatever stands across it.
@@ -1231,7 +1252,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                | None = None,
-               blends: Callable[[], np.ndarray] | None = None) -> list[SpaceReading]:
+               blends: Callable[[np.ndarray], np.ndarray] | None = None
+               ) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -1250,9 +1272,10 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     footprint changed against what this table's bare spaces show (64,)
     (:func:`vision.shapes.foot_change`; 1: a Pole) and where a piece's shadow may fall on
     it (64,) bool (then a change makes the space unsure, not a Pole),
-    all for Poles coloured like the mat; ``blends``: each wall sample (64, W, 2) (``W``:
-    ``layout.wall``'s) as a side's wall blurred into the bare mat (:func:`blend_loglik`),
-    which tells a wall's blurred edge across a grid line from another side's wall."""
+    all for Poles coloured like the mat; ``blends``: given the spaces (64,) bool asked
+    for, their wall samples (n, W, 2) (``W``: ``layout.wall``'s) as a side's wall blurred
+    into the bare mat (:func:`blend_loglik`), which tells a wall's blurred edge across a
+    grid line from another side's wall."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door

@@ -254,9 +254,9 @@ class Detector:
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
                               side_like, shaded, walls, bodies, shadows, feet,
-                              None if empty is None else lambda: blend_loglik(
-                                  feat[:, layout.wall], empty[:, layout.wall], self.colours,
-                                  self.noise))
+                              None if empty is None else lambda rows: blend_loglik(
+                                  feat[rows][:, layout.wall], empty[rows][:, layout.wall],
+                                  self.colours, self.noise))
         # One piece too many may be a misreading, which the referee names, and so may a few
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood).

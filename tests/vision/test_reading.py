@@ -136,7 +136,7 @@ def seen_walls(**walls: tuple[int, float, float]) -> tuple[np.ndarray, np.ndarra
 
 def decide_seen(ll: np.ndarray, own: np.ndarray, blend: np.ndarray) -> dict[str, tuple]:
     scores = ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
-    again = _one_wall_per_line(ll, np.argmax(scores, axis=1), scores, own, lambda: blend)
+    again = _one_wall_per_line(ll, np.argmax(scores, axis=1), scores, own, lambda rows: blend[rows])
     return {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}": _CONFIGS[int(np.argmax(again[q]))][0]
             for q in range(64) if np.argmax(again[q]) != config(None)}
 
