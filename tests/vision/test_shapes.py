@@ -17,7 +17,7 @@ from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly
-from vision.classify import masked_median, sample_layout
+from vision.classify import SampleLayout, masked_median, sample_layout
 from vision.config import CLASSIFY
 from vision.geometry import camera_model
 from vision.shapes import (
@@ -150,19 +150,25 @@ def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> Non
     assert np.median(b) < 1.0
 
 
+def bare_footprints(seed: int) -> tuple[SampleLayout, np.ndarray, np.ndarray, np.ndarray]:
+    """A straight-down camera's sample layout, an empty look of random lightness (64, S, 3),
+    a frame of it with 1% noise, and the footprint samples' indices."""
+    H = np.array([[80.0, 0.0, 300.0], [0.0, -80.0, 680.0], [0.0, 0.0, 1.0]])
+    layout = sample_layout(camera_model(H, 1280, 720))
+    rng = np.random.default_rng(seed)
+    shape = layout.points.shape[:2]
+    empty = np.stack([rng.uniform(0.5, 0.9, shape), np.zeros(shape), np.zeros(shape)], -1)
+    feat = empty.copy()
+    feat[..., 0] = empty[..., 0] * np.exp(rng.normal(0, 0.01, shape))
+    return layout, empty, feat, np.arange(layout.foot.start, layout.foot.stop)
+
+
 def test_a_footprint_changed_as_a_whole_is_a_pole_and_noise_is_not() -> None:
     """A Pole coloured like the mat covers its footprint with its body, lit otherwise than
     the mat (darker on its shaded flank, lighter where lit); one sample changed alone,
     noise, or the light dimmed over a part of the mat, is no Pole. In the frame's noise
     deviations; unknown footprints say nothing."""
-    H = np.array([[80.0, 0.0, 300.0], [0.0, -80.0, 680.0], [0.0, 0.0, 1.0]])
-    layout = sample_layout(camera_model(H, 1280, 720))
-    rng = np.random.default_rng(5)
-    shape = layout.points.shape[:2]
-    empty = np.stack([rng.uniform(0.5, 0.9, shape), np.zeros(shape), np.zeros(shape)], -1)
-    feat = empty.copy()
-    feat[..., 0] = empty[..., 0] * np.exp(rng.normal(0, 0.01, shape))
-    foot = np.arange(layout.foot.start, layout.foot.stop)
+    layout, empty, feat, foot = bare_footprints(5)
     feat[9, foot, 0] *= 0.8  # b2: a body's shaded flank
     feat[18, foot, 0] *= np.where(np.arange(len(foot)) % 2 == 0, 0.8, 1.2)  # c3: lit and shaded
     feat[27, foot[0], 0] *= 0.5  # d4: one sample alone
@@ -183,14 +189,7 @@ def test_a_bare_corner_between_poles_is_measured_against_the_bare_mat_round_it()
     by colour and a Pole coloured like the mat (not yet read) is not taken for a Pole
     because those changed (simulated scene 5: a phantom white Pole in a1 between two
     Poles)."""
-    H = np.array([[80.0, 0.0, 300.0], [0.0, -80.0, 680.0], [0.0, 0.0, 1.0]])
-    layout = sample_layout(camera_model(H, 1280, 720))
-    rng = np.random.default_rng(6)
-    shape = layout.points.shape[:2]
-    empty = np.stack([rng.uniform(0.5, 0.9, shape), np.zeros(shape), np.zeros(shape)], -1)
-    feat = empty.copy()
-    feat[..., 0] = empty[..., 0] * np.exp(rng.normal(0, 0.01, shape))
-    foot = np.arange(layout.foot.start, layout.foot.stop)
+    layout, empty, feat, foot = bare_footprints(6)
     a1, b1, a2 = 0, 1, 8
     for q, k in ((b1, 0.6), (a2, 0.7)):
         feat[q, foot, 0] *= k
