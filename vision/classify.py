@@ -362,13 +362,15 @@ def masked_median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return np.where(n > 0, (lo + hi) / 2, 0.0).reshape(keep.shape[:-1])
 
 
-def neighbour_squares() -> np.ndarray:
-    """(64, 9) square index of each space's neighbours in :func:`_neighbourhoods` order, -1
-    off the mat."""
-    out = np.full((64, 9), -1)
+def neighbour_squares(reach: int = 1) -> np.ndarray:
+    """(64, (2 * reach + 1) ** 2) square index of each space's neighbours at most ``reach``
+    files and ranks away, itself included, rank by rank from the south-west (for ``reach``
+    1, :func:`_neighbourhoods` order); -1 off the mat."""
+    steps = range(-reach, reach + 1)
+    out = np.full((64, len(steps) ** 2), -1)
     for sq in range(64):
         file, rank = sq & 7, sq >> 3
-        for n, (dr, df) in enumerate((dr, df) for dr in (-1, 0, 1) for df in (-1, 0, 1)):
+        for n, (dr, df) in enumerate((dr, df) for dr in steps for df in steps):
             if 0 <= file + df < 8 and 0 <= rank + dr < 8:
                 out[sq, n] = sq + df + 8 * dr
     return out

@@ -44,25 +44,10 @@ from vision.raycast import Rays, clearance_each
 
 _FAR = 1000.0
 _NEIGHBOURHOOD = neighbour_squares()  # (64, 9), the space itself included
-
-
-def _spaces_within(reach: int) -> np.ndarray:
-    """(64, (2 * reach + 1) ** 2) the spaces at most ``reach`` files and ranks away from
-    each space, itself included; -1 off the mat."""
-    steps = range(-reach, reach + 1)
-    out = np.full((64, len(steps) ** 2), -1)
-    for q in range(64):
-        file, rank = q & 7, q >> 3
-        for n, (dr, df) in enumerate((dr, df) for dr in steps for df in steps):
-            if 0 <= file + df < 8 and 0 <= rank + dr < 8:
-                out[q, n] = q + df + 8 * dr
-    return out
-
-
 # (64, 25): where the light's change round a space is measured when too few of its
 # neighbours are bare: wide enough that a Pole or two coloured like the mat, not yet read,
 # do not move the median
-_LIGHT_AROUND = _spaces_within(2)
+_LIGHT_AROUND = neighbour_squares(2)
 _LIGHTNESS = np.array([0.114, 0.587, 0.299], np.float32)  # B, G, R
 # (64, 2) each space's centre on the mat
 _CENTRES = np.column_stack([np.arange(64) & 7, np.arange(64) >> 3]) + 0.5
