@@ -144,8 +144,20 @@ def check_header(path: Path) -> None:
 
 def _probe(path: Path) -> tuple[int, int, int]:
     """(user_version, application_id, number of schema objects), read-only: a refused file is
-    never written, not even by a checkpoint on close."""
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    never written, not even by a checkpoint on close. A file already in WAL mode whose log a
+    killed writer left to be recovered cannot be read read-only (the recovery writes the
+    log's index): it is read as any reader would, which changes nothing of its content."""
+    try:
+        return _read_ids(f"file:{quote(str(path.resolve()))}?mode=ro", path)
+    except StoreCorruptError as exc:
+        with path.open("rb") as f:
+            header = f.read(20)
+        if "readonly" not in str(exc) or header[18:20] != b"\x02\x02":  # WAL both ways
+            raise
+        return _read_ids(f"file:{quote(str(path.resolve()))}", path)
+
+
+def _read_ids(uri: str, path: Path) -> tuple[int, int, int]:
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:

@@ -112,3 +112,44 @@ def test_good_store_reads_back(tmp_path: Path, good_store: bytes) -> None:
         assert len(store.list_matches()) == 6
         assert len(store.get_match(MatchId(6)).turns) > 0
         assert store.integrity_check() == []
+
+
+def test_a_store_whose_log_a_killed_writer_left_opens(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18 ("nothing the user recorded is ever lost"): after a SIGKILL, SQLite may have
+    to recover the store's write-ahead log before a read-only connection can read it, and
+    refuses ("attempt to write a readonly database"). The store is in WAL mode already, so
+    it is read as any reader would: its matches are there. A file not in WAL mode that
+    fails so is still refused, unchanged."""
+    import sqlite3
+
+    import companion.matchlog.schema as schema
+
+    path = tmp_path / "m.sqlite3"
+    full_store(path, matches=2)
+    real = sqlite3.connect
+
+    class NeedsRecovery:
+        def execute(self, *_: object) -> None:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        def close(self) -> None:
+            pass
+
+    def connect(database: str, *args: object, **kwargs: object) -> object:
+        if "mode=ro" in str(database):
+            return NeedsRecovery()
+        return real(database, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(schema.sqlite3, "connect", connect)
+    with MatchStore(path) as store:
+        assert len(store.list_matches()) == 2
+    other = tmp_path / "other.sqlite3"
+    conn = real(other)
+    conn.execute("CREATE TABLE t (x)")  # another application's file, rollback journal
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    with pytest.raises(StoreCorruptError, match="readonly"):
+        MatchStore(other)
+    assert other.read_bytes() == before
