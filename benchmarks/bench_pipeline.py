@@ -5,7 +5,7 @@ stability window to the LED command leaving the host.
 
 The simulated table plays random legal turns from the start position, one board change (a
 move) at a time, with no hand (so every change costs only the stability window). Each frame
-goes through ``companion.session.Session.process``: detection, the stability gate, the
+goes through ``companion.live.session.Session.process``: detection, the stability gate, the
 referee, the match log (a file on disk), the LED picture, subscribers. The board is the virtual
 LED/die board on a pseudo-terminal behind the real ``firmware_bridge.Bridge``, its bytes
 paced to 115200 baud like a real board's.
@@ -38,11 +38,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.profile import calibrate
-from companion.demo import SCENE, expose
+from companion.live.session import Session
+from companion.live.sighting import Vision
 from companion.matchlog import MatchStore
 from companion.referee import IllegalChange, TentativeMoves, TurnCommitted, VisionState
 from companion.rules.teleporters import Position, TurnState, end_turn, successors
-from companion.session import Session, Vision
+from companion.sim.demo import SCENE, expose
 from firmware_bridge import BAUD, Bridge, Color
 from firmware_bridge.virtual_device import VirtualDevice
 from vision.simtable import CameraPose, render

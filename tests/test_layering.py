@@ -1,4 +1,6 @@
-"""Layering: companion/rules is pure Python, and no package import cycles exist ("No import
+"""Layering: companion/rules is pure Python, every layer imports only from the layers below it
+("Data flows one way: frames -> vision -> positions -> referee -> events -> app / LEDs / match
+log; the command picks the app, never the pipeline"), and no import cycles exist ("No import
 cycles (importlib included)"). Checked on the source text, so a lazy import inside a
 function, or ``importlib.import_module("...")``, counts too."""
 
@@ -73,3 +75,58 @@ def test_no_import_cycles_between_modules() -> None:
     for mod in sorted(edges):
         if mod not in state:
             visit(mod, [])
+
+
+# What each layer may not import (besides the rules above). Lowest first: the rules cores;
+# vision, calibration and the serial bridge; the referee and the match log; the live
+# pipeline; simulation above it; the app; the commands, which may use everything.
+ABOVE_THE_BRIDGE = ("companion", "vision", "calibration")
+PIPELINE_UP = ("companion.live", "companion.sim", "companion.app", "companion.commands")
+FORBIDDEN = {
+    "vision": ("companion.referee", "companion.matchlog", *PIPELINE_UP, "calibration",
+               "firmware_bridge", "kivy", "serial"),
+    "calibration": ("companion.referee", "companion.matchlog", *PIPELINE_UP,
+                    "firmware_bridge", "kivy", "serial"),
+    "firmware_bridge": (*ABOVE_THE_BRIDGE, "kivy", "cv2", "numpy"),
+    "companion.referee": ("companion.matchlog", *PIPELINE_UP, "vision", "calibration",
+                          "firmware_bridge", "kivy", "cv2", "serial"),
+    "companion.matchlog": ("companion.referee", *PIPELINE_UP, "vision", "calibration",
+                           "firmware_bridge", "kivy", "serial"),
+    "companion.live": ("companion.sim", "companion.app", "companion.commands", "kivy"),
+    "companion.sim": ("companion.app", "companion.commands", "kivy"),
+    "companion.app": ("companion.sim", "companion.commands"),
+}
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def test_every_layer_imports_only_from_below() -> None:
+    """Frames -> vision -> positions -> referee -> events -> app / LEDs / match log: the live
+    pipeline never imports the app, simulation or a command; the app is chosen by the
+    command; the serial bridge and vision know nothing of the companion above them."""
+    found = []
+    for layer, forbidden in FORBIDDEN.items():
+        folder = ROOT.joinpath(*layer.split("."))
+        for path in folder.rglob("*.py"):
+            for name in imports_of(path):
+                for bad in forbidden:
+                    if _under(name, bad) and not _under(name, layer):
+                        found.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_commands_are_not_imported_as_libraries() -> None:
+    """One module per command: the commands share companion.commands.common, opening,
+    options, position_files and front_end, never one another's modules."""
+    shared = {"common", "opening", "options", "position_files", "front_end"}
+    folder = ROOT / "companion" / "commands"
+    found = []
+    for path in folder.glob("*.py"):
+        for name in imports_of(path):
+            if _under(name, "companion.commands") and name != "companion.commands":
+                leaf = name.split(".")[2]
+                if leaf not in shared and path.stem != "main":
+                    found.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not found, "\n".join(found)

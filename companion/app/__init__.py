@@ -1,4 +1,4 @@
-"""The tablet app: Kivy, over a ``companion.session_api.SessionLike``.
+"""The tablet app: Kivy, over a ``companion.live.api.SessionLike``.
 
 Importing this package does not import Kivy (Kivy logs and reads its config on import, and
 opening a window needs a display): ``display_available()`` lets the CLI fall back to headless
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from companion.quest import QuestSession
-    from companion.session_api import SessionLike
+    from companion.live.api import SessionLike
+    from companion.live.quest import QuestSession
 
 DEFAULT_TITLE = "Teleporters companion"
 DEFAULT_SIZE = (1280, 800)  # a 10-inch tablet in landscape; a desktop window may be resized

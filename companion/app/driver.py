@@ -22,7 +22,7 @@ from companion.app import configure_window
 
 if TYPE_CHECKING:
     from companion.app.main import CompanionApp
-    from companion.session_api import SessionLike
+    from companion.live.api import SessionLike
 
 
 class AppDriver:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.app.model import Banner, Highlights, Screen
+from companion.live.api import Links
 from companion.matchlog import Match, MatchSummary, ReplayStep, Result
 from companion.referee import VisionState
 from companion.rules.teleporters import Position, Side, parse_move, square_name
-from companion.session_api import Links
 
 _RESULT_WORDS = {Result.SOUTH: "South won", Result.NORTH: "North won", Result.DRAW: "Draw",
                  Result.ABANDONED: "Abandoned"}

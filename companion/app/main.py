@@ -1,4 +1,4 @@
-"""CompanionApp: the tablet app over a :class:`~companion.session_api.SessionLike`.
+"""CompanionApp: the tablet app over a :class:`~companion.live.api.SessionLike`.
 
 The session's updates may arrive on any thread (vision, the serial bridge): ``post_update``
 only queues them, and the queue is drained on Kivy's main thread before the next frame, in
@@ -31,8 +31,8 @@ from companion.app.markers import MarkersPanel
 from companion.app.model import Action, Screen, ScreenModel
 from companion.app.movelist import MoveList
 from companion.app.status import StatusBar
+from companion.live.api import SessionLike, Update
 from companion.matchlog import MatchLogError, MatchStore
-from companion.session_api import SessionLike, Update
 
 log = logging.getLogger(__name__)
 

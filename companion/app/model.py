@@ -1,6 +1,6 @@
 """What the tablet shows, computed from the session's updates (pure Python, no Kivy).
 
-``ScreenModel.apply(update)`` turns one :class:`~companion.session_api.Update` into a
+``ScreenModel.apply(update)`` turns one :class:`~companion.live.api.Update` into a
 :class:`Screen`: the board to draw and its highlighted spaces, the four turn markers, the
 banner in plain words, the move list, links and die. It holds no rules logic: everything comes
 from :class:`~companion.referee.RefereeState` and the referee's events; the rules core is only
@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from companion.live.api import Link, Links, Update
 from companion.referee import (
     CommitBy,
     CommitUndone,
@@ -31,7 +32,6 @@ from companion.referee import (
     VisionState,
 )
 from companion.rules.teleporters import Marker, Move, Position, Side, TurnState, square_name
-from companion.session_api import Link, Links, Update
 
 POLE_MARKERS = TurnState.POLE_MARKERS
 PORT_MARKERS = TurnState.PORT_MARKERS
@@ -220,32 +220,31 @@ class ScreenModel:
     def _say(self, text: str) -> None:
         self.notice, self.notice_serial = text, self.notice_serial + 1
 
+    def _told(self, event: Event) -> None:
+        """A referee event as a notice, in its own words: the same the text log and the
+        match log use."""
+        self._say(_sentence(event.describe()) + ".")
+
     def _event(self, event: Event, state: RefereeState) -> None:
         match event:
             case GameStarted():
                 self.committed.clear()
                 self._marks, self.last_turn = None, ()
-                self._say(f"New game: {event.position.to_move.value} moves first.")
+                self._told(event)
             case TurnCommitted():
                 self.committed = [t for t in self.committed if t.number < event.number]
                 self.committed.append(TurnLine(
                     event.number, event.side, tuple(m.notation() for m in event.moves),
                     by=event.by))
                 self.last_turn = _touched(event.moves)
-                if event.by is CommitBy.OPPONENT:
-                    self._say(f"{event.side.value.capitalize()}'s turn {event.number} ended: "
-                              f"{event.side.opponent.value} started moving.")
-                elif event.by is CommitBy.BRIDGE:
-                    self._say(f"Turn {event.number} ended with the board's button.")
+                if event.by in (CommitBy.OPPONENT, CommitBy.BRIDGE):  # not the app's button
+                    self._told(event)
             case CommitUndone():
                 self.committed = [t for t in self.committed if t.number < event.number]
                 self.last_turn = ()
-                self._say(f"Turn {event.number} is open again: {event.side.value} to move.")
-            case FirstMoverChosen():
-                self._say(f"{event.side.value.capitalize()} moved first.")
-            case CorrectionAccepted():
-                where = _listed(event.squares)
-                self._say("Board accepted as seen" + (f" ({where})." if where else "."))
+                self._told(event)
+            case FirstMoverChosen() | CorrectionAccepted():
+                self._told(event)
             case Refused():
                 what = _REFUSED_WHAT.get(event.action, f"Can't {event.action}")
                 self._say(f"{what}: {event.reason}.")

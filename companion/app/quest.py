@@ -5,7 +5,7 @@ its lit spaces in the LED colours (red the Poles in conflict, amber the spaces b
 green a solved layout, dim blue where another Pole could still stand), the quest's title, the
 status in plain words, the report's problems and the classes found so far (words and a bar).
 
-:class:`QuestApp` shows it over a :class:`~companion.quest.QuestSession`: the session tells
+:class:`QuestApp` shows it over a :class:`~companion.live.quest.QuestSession`: the session tells
 its subscribers from its frame thread, so :meth:`QuestApp.post_update` only queues the
 update and the queue is drained on Kivy's main thread, where widgets are touched. A session
 with a frame source is read (``session.run()``) in a daemon thread; closing the window closes
@@ -38,7 +38,7 @@ from companion.app.board import BoardView
 from companion.app.kvload import load_kv
 from companion.app.model import Screen
 from companion.app.quest_model import QuestScreenModel, QuestStatus, QuestView
-from companion.quest import QuestSession, QuestUpdate
+from companion.live.quest import QuestSession, QuestUpdate
 from firmware_bridge.colors import DEFAULT_PALETTE, Color
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The Quest screen's logic (pure Python, no Kivy): QuestUpdates folded into what it shows.
 
 ``QuestScreenModel.apply(update, position=None)`` turns one
-:class:`~companion.quest.QuestUpdate` into a :class:`QuestView`: the quest's title and player,
+:class:`~companion.live.quest.QuestUpdate` into a :class:`QuestView`: the quest's title and player,
 the board to draw (the position when one is given, else the report's pieces drawn as Poles for
 the queens quests or Teleports for the rooks quest), the lit spaces in their LED colours, a
 status line in plain words, the report's problems and the found-classes counter. The verdict
@@ -17,11 +17,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from companion.app.model import Banner, Highlights, Screen
-from companion.quest import QuestUpdate
+from companion.live.api import Links
+from companion.live.quest import QuestUpdate
 from companion.referee import VisionState
 from companion.rules.teleporters import Position, Side, Square, square_name
 from companion.rules.teleporters.quests import Conflict, Quest, QuestReport, solution_classes
-from companion.session_api import Links
 from firmware_bridge.colors import Color
 
 SHOWN_CONFLICTS = 2  # conflicts named on the status line; the problems list has them all

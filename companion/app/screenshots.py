@@ -15,8 +15,8 @@ from pathlib import Path
 
 from companion.app import prepare_kivy_env
 from companion.app.scripted import ScriptedSession
+from companion.live.api import Link, Links
 from companion.rules.teleporters import Position, TurnState, parse_move, parse_square, play
-from companion.session_api import Link, Links
 
 LANDSCAPE = (1280, 800)  # a 10-inch tablet
 PORTRAIT = (800, 1280)

@@ -3,7 +3,7 @@
 No camera and no board: the script hands it still boards (``observe``), hands over the mat
 (``occluded``), die rolls and the passing of time, the way the live session feeds vision's
 reports. The screenshots script, the app's tests and demos use it; the app cannot tell it from
-the live pipeline (``companion.session``), which is the point.
+the live pipeline (``companion.live.session``), which is the point.
 
 Time is virtual: every input moves the clock on by ``step`` seconds, and :meth:`wait` moves it
 on further (so 'recovery offered after 5 s of disagreement' takes no real time).
@@ -15,15 +15,15 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.live.api import Link, Links, Update
 from companion.referee import Event, Referee, RefereeState
 from companion.rules.teleporters import Position
-from companion.session_api import Link, Links, Update
 
 SIMULATED = Links(Link.SIMULATED, Link.SIMULATED, "scripted session")
 
 
 class ScriptedSession:
-    """Implements :class:`companion.session_api.SessionLike`; every input publishes one
+    """Implements :class:`companion.live.api.SessionLike`; every input publishes one
     :class:`Update` (its events and the state after them) to the ``on_update`` callbacks."""
 
     def __init__(self, referee: Referee | None = None, *, links: Links = SIMULATED,

@@ -2,7 +2,7 @@
 
 The mat and piece colours follow the printed mat and the simulated table (``vision/mat.py``,
 ``vision/simtable.py``), so the tablet looks like the table. Space highlights mean what the
-board's LEDs mean (``companion/lights.py``): green the moves, red illegal, amber restore, blue
+board's LEDs mean (``companion/live/lights.py``): green the moves, red illegal, amber restore, blue
 unsure.
 """
 

@@ -1,6 +1,6 @@
 """The referee loop: still boards from vision (or any position stream) in, events out.
 
-Pure logic: no camera, no Kivy, no serial port. ``Referee`` judges; ``companion.lights`` turns
+Pure logic: no camera, no Kivy, no serial port. ``Referee`` judges; ``companion.live.lights`` turns
 its state into what the board's LEDs show.
 """
 

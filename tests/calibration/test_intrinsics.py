@@ -28,7 +28,7 @@ from calibration.intrinsics import (
     undistorter,
 )
 from calibration.profile import Profile, calibrate, with_intrinsics
-from companion.cli import main
+from companion.commands.main import main
 from companion.rules.teleporters import Position
 from vision.distortion import (
     distort,

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from companion.lights import (
+from companion.live.lights import (
     POLE_MARKER_LEDS,
     PORT_MARKER_LEDS,
     LightFrame,
@@ -620,7 +620,7 @@ def test_any_opponent_first_move_commits_any_turn(seed: int, midgame: int) -> No
 
 
 # --------------------------------------------------------------------------------------------
-# Lights (companion/lights.py): what Bridge.show and Bridge.set_status take
+# Lights (companion/live/lights.py): what Bridge.show and Bridge.set_status take
 
 
 def test_lights_of_tentative_moves() -> None:

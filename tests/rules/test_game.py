@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main
+from companion.commands.main import main
 from companion.rules import GAMES, Die, Game, RulesError, VariantError
 from companion.rules.game import parse_flags
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.commands.main import main
 
 DEVSET = Path(__file__).resolve().parents[3] / "shared" / "vision-devset"
 SCENES = sorted(d for d in DEVSET.glob("d*") if (d / "start.jpg").is_file()) \

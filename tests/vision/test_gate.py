@@ -85,7 +85,7 @@ def test_one_misread_still_frame_is_not_a_position() -> None:
 def test_vision_reads_an_unchanged_frame_once_agreed(profile: Profile) -> None:
     """A still, confidently read board is not read again frame after frame (the reading
     stands) until something in view changes; a hand is read at once."""
-    from companion.session import Vision
+    from companion.live.sighting import Vision
 
     vision = Vision.from_profile(profile)
     still = render(START, SCENE.with_(seed=3)).image

@@ -14,7 +14,7 @@ NEAR_WIN = Position.from_text(
 
 
 class FakeSession(ScriptedSession):
-    """A ``SessionLike`` (see ``companion.session_api``) that also records the app's calls."""
+    """A ``SessionLike`` (see ``companion.live.api``) that also records the app's calls."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ import pytest
 from companion.app import theme
 from companion.app.driver import AppDriver
 from companion.app.model import Action, BannerKind
-from companion.session_api import Link, Links
+from companion.live.api import Link, Links
 from tests.companion.app.fakes import NEAR_WIN, START, FakeSession, after, pole_moved
 
 RGB = tuple[int, int, int]
@@ -251,7 +251,7 @@ def test_recovery_offered_gives_two_buttons_that_call_the_session(fresh: Any) ->
     assert session.calls == ["show_restore", "accept_board"]
     # A board lacking nothing is accepted: the turn goes on from it, the warning is gone.
     assert not banner.shown
-    assert driver.root.notice.text.startswith("Board accepted as seen")
+    assert driver.root.notice.text.startswith("The board as seen is south's turn start")
 
 
 def test_uncertain_asks_to_look_again(fresh: Any) -> None:

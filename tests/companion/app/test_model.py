@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from companion.app.model import Action, BannerKind, Screen, ScreenModel
 from companion.app.scripted import ScriptedSession
+from companion.live.api import Link, Links, Update
 from companion.referee import VisionState
 from companion.rules.teleporters import Marker, Position, Side
-from companion.session_api import Link, Links, Update
 from tests.companion.app.fakes import NEAR_WIN, START, after, pole_moved
 
 
@@ -129,10 +129,11 @@ def test_move_list_follows_commits_undos_and_new_games() -> None:
     assert "2. North: pass" in shown.screen.move_list_text
     shown.session.undo_last_commit()
     assert shown.screen.move_list_text.endswith("2. North so far: (no move yet)")
-    assert "Turn 2 is open again" in shown.screen.notice
+    # the app's notices are the events' own words, as the text log and the match log say them
+    assert shown.screen.notice == "Turn 2 (north) is open again."
     shown.session.new_game()
     assert shown.screen.move_list_text == "1. South so far: (no move yet)"
-    assert shown.screen.notice == "New game: south moves first."
+    assert shown.screen.notice == "Game started: south to move."
 
 
 def test_refused_button_says_why() -> None:

@@ -4,7 +4,7 @@ The model (``companion.app.quest_model``) is checked without a window: the statu
 words, the problems, the found-classes counter, the board kept under a hand. The screen
 (``companion.app.quest``) is checked in this process's one Kivy window (shared with
 test_app.py: the Quest screen is laid over the game screen for each test, then taken away),
-fed by a real :class:`~companion.quest.QuestSession`; ``run_quest_app`` and the README's
+fed by a real :class:`~companion.live.quest.QuestSession`; ``run_quest_app`` and the README's
 screenshot run in subprocesses.
 
 ``QUEST_SCREENSHOT=1 pytest tests/companion/app/test_quest_app.py -k screenshot`` rewrites
@@ -30,7 +30,7 @@ from companion.app.quest_model import (
     found_text,
     layout_position,
 )
-from companion.quest import QuestSession, QuestUpdate
+from companion.live.quest import QuestSession, QuestUpdate
 from companion.rules.teleporters import Position, Side, square_name
 from companion.rules.teleporters.quests import Quest, solution_classes
 from firmware_bridge.colors import Color
@@ -376,9 +376,9 @@ prepare_kivy_env(quiet=True)
 from kivy.app import App
 from kivy.clock import Clock
 from companion.app import run_quest_app
-from companion.quest import QuestSession
+from companion.live.quest import QuestSession
 from companion.rules.teleporters import Position
-from companion.session import Sighting
+from companion.live.session import Sighting
 from vision.gate import GateState
 from vision.sources import Frame, SourceEvent, SourceEventKind
 
@@ -442,7 +442,7 @@ from kivy.base import EventLoop
 from kivy.core.window import Window
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from companion.app.quest import QuestApp
-from companion.quest import QuestSession
+from companion.live.quest import QuestSession
 from companion.rules.teleporters import Position
 
 def poles(names):

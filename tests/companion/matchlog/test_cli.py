@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from companion.cli import main
+from companion.commands.main import main
 from companion.matchlog import MatchId, MatchStore
 from companion.matchlog.export import export_text
 from tests.companion.matchlog.helpers import random_match, record

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.commands.main import main
 from companion.matchlog import MatchId, MatchStore, StoreCorruptError
 from companion.matchlog.export import export_text
 from tests.companion.matchlog.helpers import file_state, random_match, record

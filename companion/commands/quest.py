@@ -3,20 +3,57 @@ classes or the players' scores, or watch the mat live (camera, LEDs, app)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from companion.commands.common import add_db_argument
+from companion.commands.options import natural
+from companion.commands.position_files import read_position
 from companion.errors import UserError
 from companion.matchlog import MatchLogError, MatchStore
-from companion.position_files import read_position
 from companion.rules.errors import RulesError
 from companion.rules.teleporters import Position
 from companion.rules.teleporters.quests import Quest, check, solution_classes
 
 EXIT_SOLVED, EXIT_NOT_SOLVED = 0, 1
 
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``companion quest`` to the ``companion`` command's subparsers."""
+    quest = sub.add_parser(
+        "quest", help="Teleporters Solitaire Quests: check a layout, or watch one live",
+        description="Check a layout (a position file) against a quest, or with --camera and "
+        "--profile watch the mat live: the LEDs light conflicting pieces red and the spaces "
+        "between them amber, a solved layout green; solution classes found are kept per "
+        "player. Exit status (a file): 0 solved, 1 not solved, 2 bad input.")
+    quest.add_argument("position", nargs="?", metavar="POSITION",
+                       help="the layout: Teleporters position JSON or text (- for stdin)")
+    quest.add_argument("--quest", default="queens",
+                       help="queens, queens7, queens6, queens5 or rooks (default queens)")
+    quest.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    quest.add_argument("--player", default="player", metavar="NAME",
+                       help="whose solutions are counted (default 'player')")
+    quest.add_argument("--record", action="store_true",
+                       help="with a POSITION: count a solved layout's class for --player")
+    quest.add_argument("--scores", action="store_true",
+                       help="list the solution classes each player has found")
+    quest.add_argument("--classes", action="store_true",
+                       help="list the quest's solution classes (computed)")
+    quest.add_argument("--camera", type=natural, metavar="N", help="watch camera N live")
+    quest.add_argument("--profile", metavar="PATH", help="mat profile (with --camera)")
+    quest.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
+                       help="the LED board's serial port (with --camera; default auto)")
+    add_db_argument(quest)
+    quest.add_argument("--headless", action="store_true",
+                       help="with --camera: print verdicts instead of opening the app")
+    quest.set_defaults(func=_cmd_quest)
+
+
+def _cmd_quest(args: argparse.Namespace) -> int:
+    return run_quest_cli(args)
 
 
 def _position(path: str) -> Position:
@@ -115,10 +152,11 @@ def _scores(db: str | None, as_json: bool) -> int:
 
 
 def _live(quest: Quest, args: Any) -> int:
-    from companion.front_end import app_unless_headless
-    from companion.quest import QuestSession, QuestTextLog
-    from companion.run import load_profile, open_board, open_camera
-    from companion.session import Vision, open_store
+    from companion.commands.front_end import app_unless_headless
+    from companion.commands.opening import load_profile, open_board, open_camera
+    from companion.live.quest import QuestSession, QuestTextLog
+    from companion.live.recorder import open_store
+    from companion.live.sighting import Vision
 
     if not args.profile:
         raise UserError("--camera needs --profile PATH (made with companion calibrate)")

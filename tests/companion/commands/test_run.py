@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from companion.cli import main
-from companion.demo import SCENE, calibrate_table
+from companion.commands.main import main
+from companion.commands.opening import open_camera
+from companion.commands.run import run_live
 from companion.errors import UserError
 from companion.matchlog import MatchStore
 from companion.rules.teleporters import Position, parse_move, play
-from companion.run import open_camera, run_live
+from companion.sim.demo import SCENE, calibrate_table
 from vision.simtable import render
 
 START = Position.start()

@@ -13,6 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from companion.commands.common import EXIT_BAD_INPUT, EXIT_OK, add_db_argument, db_path
+from companion.commands.options import positive
 from companion.matchlog.errors import MatchLogError
 from companion.matchlog.model import (
     Correction,
@@ -27,21 +29,7 @@ from companion.matchlog.model import (
     parse_iso,
     printable,
 )
-from companion.matchlog.store import ENV_VAR, MatchStore, default_db_path
-from companion.options import path_text, positive
-
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
-
-
-def add_db_argument(parser: argparse.ArgumentParser) -> None:
-    """``--db PATH`` as every command that reads or writes the match store takes it
-    (``companion run`` and ``companion demo`` use this too)."""
-    parser.add_argument("--db", metavar="PATH", default=None, type=path_text,
-                        help=f"match store (default: ${ENV_VAR}, else {default_db_path()})")
-
-
-def db_path(args: argparse.Namespace) -> Path:
-    return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+from companion.matchlog.store import MatchStore
 
 
 def _match_id(text: str) -> int:

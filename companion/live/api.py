@@ -1,7 +1,7 @@
 """What the tablet app sees of a running referee session, and what it may ask of it.
 
 The app (``companion/app``) only ever talks to a ``SessionLike``: the live pipeline
-(``companion.session``: frames -> vision -> referee -> LEDs -> match log) implements it, and
+(``companion.live.session``: frames -> vision -> referee -> LEDs -> match log) implements it, and
 the app's tests use a scripted fake. Everything here is called on the app's main thread;
 ``on_update`` callbacks may arrive on any thread, so the app hands them to Kivy's ``Clock``.
 """

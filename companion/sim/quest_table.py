@@ -9,19 +9,13 @@ through the real vision and stability gate, as in ``companion demo``.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TextIO
 
-from companion.clips import expose
-from companion.demo import SCENE, DemoError, calibrate_table, virtual_board
-from companion.front_end import app_unless_headless
-from companion.matchlog import MatchLogError, MatchStore
-from companion.quest import QuestSession, QuestTextLog
 from companion.rules.teleporters import Position, parse_square, square_name
 from companion.rules.teleporters.quests import Quest, check, solutions
-from companion.session import Vision, describe_lights, open_store
+from companion.sim.clips import expose
+from companion.sim.demo import SCENE, DemoError
 from vision.simtable import Hand, Scene, SimFrame, render
 from vision.sources import Frame, SourceEvent, SourceEventKind
 
@@ -127,62 +121,3 @@ class QuestTable:
         fixed = _position([*placed[:-1], self.layout[-1]])
         yield from self._reach(board, fixed, self.mistake)
         yield from self._hold(fixed, 2.0)
-
-
-def run_quest_demo(*, headless: bool = True, db: str | None = None,
-                   out: TextIO | None = None) -> int:
-    """Play the quest demo; 0 once the layout is solved."""
-    out = out or sys.stdout
-
-    def say(line: str) -> None:
-        print(line, file=out, flush=True)
-
-    app = app_unless_headless(headless, say)
-    try:
-        store: MatchStore | None = open_store(db, say)
-    except MatchLogError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        return 2
-    try:
-        profile = calibrate_table()
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        if store is not None:
-            store.close()
-        return 1
-    board = virtual_board(say)
-    table = QuestTable()
-    session = QuestSession(Quest.QUEENS, player=PLAYER, vision=Vision.from_profile(profile),
-                           source=table, board=board.link, store=store)
-    try:
-        if app is not None:
-            app.run_quest_app(session)
-            return 0
-        say("tabletop-companion quest demo: 8 Queens on the simulated table. The player sets "
-            "down eight Poles;")
-        say(f"the eighth goes on {table.mistake} by mistake, then to "
-            f"{table.layout[-1]}. Lights go to the {board.where}.")
-        say("")
-        session.on_update(QuestTextLog(out))
-        session.run()
-        last = session.last
-        if last is None or not last.solved:
-            raise DemoError("the quest demo ended without the layout solved")
-        say("")
-        say(f"{board.where} shows: {describe_lights(board.leds())}")
-        say(f"{PLAYER} has found {len(last.found)} of {last.total} classes of the 8 Queens"
-            + (f" (kept in {store.path})" if store is not None and not session.problem
-               else f" ({session.problem or 'not kept: no match store'})"))
-        return 0
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        say("stopped")
-        return 1
-    finally:
-        session.close()
-        board.stop()
-
-
-__all__ = ["QuestTable", "demo_layout", "run_quest_demo"]

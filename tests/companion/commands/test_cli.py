@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli import main
+from companion.commands.main import main
 from companion.rules.teleporters import Position, parse_move, play
 
 
@@ -412,7 +412,7 @@ def test_every_package_error_is_one_line_and_exit_2(
     """Issue 17/18: one way to fail: bad input reaches the user as one line naming it, exit
     2, whichever package found it (one UserError for the commands, the packages' own
     ValueError subclasses), never a traceback."""
-    import companion.cli as cli
+    import companion.commands.mat as mat_command
     from companion.errors import UserError
     from companion.matchlog import MatchLogError
     from companion.rules import RulesError
@@ -424,7 +424,7 @@ def test_every_package_error_is_one_line_and_exit_2(
     def fails(args: object) -> int:
         raise kinds[error]("the value 'x7' is wrong: say what to do")
 
-    monkeypatch.setattr(cli, "_cmd_mat", fails)
+    monkeypatch.setattr(mat_command, "_cmd_mat", fails)
     assert main(["mat", "--out", "unused.png"]) == 2
     err = capsys.readouterr().err
     assert err == "companion mat: the value 'x7' is wrong: say what to do\n"

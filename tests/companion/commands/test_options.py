@@ -1,5 +1,5 @@
 """Issue 18: "Options parse with strict types in one place: ASCII digits only, ranges checked,
-finite floats" (``companion.options``), and what the commands then say."""
+finite floats" (``companion.commands.options``), and what the commands then say."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.cli import main
-from companion.options import finite, natural, path_text, positive, whole
+from companion.commands.main import main
+from companion.commands.options import finite, natural, path_text, positive, whole
 
 
 @given(st.integers(-999_999_999, 999_999_999))

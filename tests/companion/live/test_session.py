@@ -16,7 +16,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from companion.demo import SCENE, calibrate_table
+from companion.live.api import Link, SessionLike, Update
+from companion.live.board import RecordingBoard
+from companion.live.recorder import open_store
+from companion.live.session import Session, SessionError
+from companion.live.sighting import Sighting, Vision
+from companion.live.textlog import TextLog, describe_lights
 from companion.matchlog import DieRoll, DieSource, IllegalMove, MatchStore, Resolution, Result
 from companion.matchlog.export import export_text, import_text
 from companion.referee import (
@@ -34,17 +39,7 @@ from companion.referee import (
     WarningCleared,
 )
 from companion.rules.teleporters import Position, end_turn, parse_move, play
-from companion.session import (
-    RecordingBoard,
-    Session,
-    SessionError,
-    Sighting,
-    TextLog,
-    Vision,
-    describe_lights,
-    open_store,
-)
-from companion.session_api import Link, SessionLike, Update
+from companion.sim.demo import SCENE, calibrate_table
 from firmware_bridge.colors import Color
 from vision.gate import GateState
 from vision.simtable import Hand, render
@@ -353,8 +348,8 @@ def test_an_unusable_default_store_is_said_and_skipped(monkeypatch: pytest.Monke
 
 def test_the_session_tells_the_app_where_it_records(tmp_path: Path) -> None:
     """Issue 6: the app's match history opens the store the session records into."""
+    from companion.live.session import Session
     from companion.matchlog import MatchStore
-    from companion.session import Session
 
     with MatchStore(tmp_path / "m.sqlite3") as store:
         assert Session(store=store).store_path == tmp_path / "m.sqlite3"

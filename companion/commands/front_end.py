@@ -1,5 +1,5 @@
 """Which front end a command shows: the tablet app where it can open a window, else the
-terminal. The command chooses; the live pipeline (``companion.session``) never imports the
+terminal. The command chooses; the live pipeline (``companion.live.session``) never imports the
 app, so the app may use the pipeline without an import cycle."""
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""``companion run``: the real thing. A camera, a mat profile, the LED/die board and the app.
-
-Without a profile the mat is calibrated from the camera's first still frames, which must show
-the start position (with an empty-mat photo, ``--empty``, if one is given).
-
-Everything that can be checked before the game starts is, and reported in one line (exit 2):
-a missing or damaged profile, an unreadable empty-mat photo, a camera that cannot be opened or
-whose frames are not the size the profile was calibrated at (or the empty-mat photo's), a
-board port that cannot be opened, a match store that cannot be used, no start position to
-calibrate from. Once running, a camera or board that goes away is shown on the status line
-and picked up again when it is back.
+"""What the commands that watch a real table open, each checked before a game starts and
+refused in one line (``UserError``): a mat profile, an image or empty-mat photo, a camera
+(and its frame size), the LED/die board's port; and calibration from a camera's or a
+recording's first still frames.
 """
 
 from __future__ import annotations
@@ -18,22 +11,17 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
 from companion.errors import UserError
-from companion.front_end import app_unless_headless
-from companion.matchlog import MatchLogError, MatchStore
-from companion.session import BoardLink, Session, TextLog, open_store
+from companion.live.board import BoardLink
 from vision.errors import VisionError
 from vision.sources import CameraSource, Frame, FrameSource, SourceEvent, SourceEventKind
 
 FIRST_FRAME_S = 5.0  # a camera that sends nothing for this long at start is refused
 BOARD_ANSWER_S = 3.0  # an Uno reboots when its port opens: about 2 s
-
-
-
 def load_profile(path: str) -> Any:
     from calibration.profile import Profile
 
@@ -225,67 +213,5 @@ def calibrate_live(source: CameraSource, south_at: str = "bottom",
     return calibrate_from(source, south_at, empty, empty_path)[0]
 
 
-def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
-             db: str | None = None, headless: bool = False, out: TextIO | None = None,
-             opener: Callable[[int], Any] | None = None, empty: str | None = None,
-             south_at: str = "bottom") -> int:
-    """Referee a real game until the window is closed (or Ctrl-C, headless); 0 then.
-    Without ``profile`` the mat is calibrated from the camera (``empty``: an empty-mat photo
-    to calibrate with). Raises :class:`UserError` for what cannot be used."""
-    out = out or sys.stdout
-
-    def say(line: str) -> None:
-        print(line, file=out, flush=True)
-
-    if profile is not None and empty is not None:
-        raise UserError(f"--empty {empty} with --profile {profile}: the profile already holds "
-                       "the calibration; give one of them (or calibrate again with "
-                       "`companion calibrate --empty`)")
-    prof = None if profile is None else load_profile(profile)
-    bare = None if empty is None else load_empty(empty)  # before anything opens
-    app = app_unless_headless(headless, say)
-    try:
-        store: MatchStore | None = open_store(db, say)
-    except MatchLogError as exc:
-        raise UserError(str(exc)) from None
-    board: BoardLink | None = None
-    source: CameraSource | None = None
-    try:
-        board = open_board(bridge, say)
-        size = (prof.image_size if prof is not None
-                else None if bare is None else (bare.shape[1], bare.shape[0]))
-        source = open_camera(camera, size, opener,
-                             empty_path=empty if prof is None else None)
-        if prof is None:
-            say(f"calibrating the mat from camera {camera}: set up the start position and keep "
-                "hands off the mat")
-            prof = calibrate_live(source, south_at, bare, empty)
-    except BaseException as exc:
-        for thing in (board, store, source):
-            if thing is not None:
-                thing.close()
-        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C while waiting for a still set-up
-            say("stopped before the game began")
-            return 0
-        raise
-    session = Session.from_profile(prof, source=source, board=board, store=store,
-                                   log_note="" if store is not None else "not recording")
-    try:
-        if app is not None:
-            session.start()
-            app.run_app(session)
-            return 0
-        how = profile if profile is not None else "the mat calibrated at the start"
-        say(f"refereeing from camera {camera} with {how}; Ctrl-C stops")
-        session.on_update(TextLog(out))
-        try:
-            session.run()
-        except KeyboardInterrupt:
-            say("stopped")
-        return 0
-    finally:
-        session.close()
-
-
-__all__ = ["UserError", "calibrate_live", "check_empty_size", "load_empty", "load_profile",
-           "open_board", "open_camera", "run_live"]
+__all__ = ["calibrate_from", "calibrate_live", "check_empty_size", "load_empty", "load_profile",
+           "open_board", "open_camera", "read_image"]

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from companion.cli import main
+from companion.commands.main import main
+from companion.live.api import Link
 from companion.matchlog import IllegalMove, MatchStore, Resolution, Result
-from companion.session_api import Link
 from firmware_bridge.colors import Color
 
 NO_DISPLAY = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
@@ -98,7 +98,7 @@ def test_an_unusable_db_option_is_bad_input(capsys: pytest.CaptureFixture[str]) 
 
 def test_without_a_pseudo_terminal_the_demo_uses_an_in_process_board(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.demo import virtual_board
+    from companion.sim.demo import virtual_board
     from firmware_bridge.virtual_device import VirtualDevice
 
     def no_pty(self: VirtualDevice) -> str:
@@ -119,9 +119,11 @@ def test_when_vision_is_unsure_the_players_hold_still_until_it_has_looked_again(
     demo's players keep the board still (new exposures) until the referee has judged it."""
     from dataclasses import replace
 
-    from companion.demo import DemoTable, Step, calibrate_table
+    from companion.live.board import RecordingBoard
+    from companion.live.session import Session
+    from companion.live.sighting import Vision
     from companion.referee import TurnCommitted, Uncertain
-    from companion.session import RecordingBoard, Session, Vision
+    from companion.sim.demo import DemoTable, Step, calibrate_table
     from vision.gate import GateState
 
     class Unsure(Vision):

@@ -61,7 +61,6 @@ SAMPLE_TURNS: tuple[tuple[str, ...], ...] = (
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class Slip:
     """Before move ``move`` of turn ``turn`` (both from 0), the mover slides the Pole on

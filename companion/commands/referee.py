@@ -17,6 +17,7 @@ readable log, or one JSON object per line (``--json``).
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -25,7 +26,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.commands.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    add_calibration_source,
+    add_db_argument,
+)
+from companion.commands.options import finite
 from companion.errors import UserError
+from companion.live.recorder import open_store
+from companion.live.session import Session
+from companion.live.sighting import Vision
 from companion.matchlog import MatchLogError, MatchStore
 from companion.matchlog.model import iso
 from companion.referee import (
@@ -44,8 +55,8 @@ from companion.referee import (
     Uncertain,
     WarningCleared,
 )
+from companion.rules import GAMES
 from companion.rules.teleporters import Position, Side
-from companion.session import Session, Vision, open_store
 from vision.errors import VisionError
 from vision.sources import (
     Frame,
@@ -63,6 +74,55 @@ PROGRESS_EVERY_S = 0.25
 
 
 # --- output ----------------------------------------------------------------------------------
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``companion referee`` to the ``companion`` command's subparsers."""
+    ref = sub.add_parser(
+        "referee", help="referee a recorded match: a video file or a folder of frames",
+        description="Runs the live pipeline (vision, stability gate, referee, match log) over "
+        "a recording. A turn ends when the other side starts to move, the last one when the "
+        "recording ends. Exit status: 0 done, 2 bad input, 130 interrupted (Ctrl-C; what was "
+        "committed is kept).")
+    ref.add_argument("--source", required=True, metavar="FILE|DIR",
+                     help="a video OpenCV reads (mp4, avi, mkv, mov) or a folder of images "
+                     "taken at a fixed rate (read in natural name order)")
+    add_calibration_source(ref, "the recording's first still frame")
+    add_db_argument(ref)
+    ref.add_argument("--fps", type=finite, default=10.0, metavar="N",
+                     help="frame rate of a folder of images (default 10; a video has its own)")
+    ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
+    ref.add_argument("--game", choices=GAMES, default="teleporters")
+    ref.add_argument("--first", choices=["south", "north"],
+                     help="the side that moves first (default south, or --start's; the referee "
+                     "also notices when the other side does)")
+    ref.add_argument("--start", metavar="POSITION",
+                     help="the board when the recording begins, JSON or text (default the "
+                     "set-up; needs --profile)")
+    ref.add_argument("--accept-after", type=finite, default=15.0, metavar="SECONDS",
+                     help="a board no legal move explains for this long is taken as seen, "
+                     "logged as a correction (default 15)")
+    ref.set_defaults(func=_cmd_referee)
+
+
+def _cmd_referee(args: argparse.Namespace) -> int:
+    if args.game != "teleporters":
+        raise UserError(f"--game {args.game}: vision reads only the Teleporters mat so far; "
+                       f"judge {args.game} positions with `companion judge --game {args.game}`")
+    summary = referee_recording(
+        args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
+        first=args.first, south_at=args.south_at, accept_after=args.accept_after,
+        start=None if args.start is None else _read_position(args.start),
+        empty=args.empty)
+    return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
+
+
+def _read_position(path: str) -> Position:
+    """A Teleporters position from a JSON file, a text-notation file, or ``-`` (stdin)."""
+    from companion.commands.position_files import read_position
+
+    position: Position = read_position(path)
+    return position
 
 
 def clock(t: float) -> str:
@@ -264,7 +324,7 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
                              "with `companion calibrate --empty`)")
     bare = None
     if empty is not None:
-        from companion.run import load_empty
+        from companion.commands.opening import load_empty
 
         try:
             bare = load_empty(empty)
@@ -273,7 +333,7 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     reporter = Reporter(out, as_json)
     source = open_recording(spec, fps)
     if profile is not None:
-        from companion.run import load_profile
+        from companion.commands.opening import load_profile
 
         try:
             prof = load_profile(profile)
@@ -282,7 +342,7 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
             raise UserError(str(exc)) from None
         cal_t = None
     else:
-        from companion.run import calibrate_from
+        from companion.commands.opening import calibrate_from
 
         try:
             prof, cal_t = calibrate_from(source, south_at, bare, empty)

@@ -34,7 +34,8 @@ from vision.sources import Frame, FrameSource, SourceEvent, SourceEventKind
 if TYPE_CHECKING:
     import numpy as np
 
-    from companion.session import BoardLink, Vision
+    from companion.live.board import BoardLink
+    from companion.live.sighting import Vision
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +238,7 @@ class QuestTextLog:
         self.out = out
 
     def __call__(self, update: QuestUpdate) -> None:
-        from companion.session import describe_lights
+        from companion.live.textlog import describe_lights
 
         head = f"t={update.t:5.1f}s  "
         if update.report is None:

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.commands.demo import run_quest_demo
+from companion.commands.main import main
+from companion.live.board import RecordingBoard
+from companion.live.quest import BETWEEN, CONFLICT, FREE, SOLVED, QuestSession, quest_lights
 from companion.matchlog import MatchStore
-from companion.quest import BETWEEN, CONFLICT, FREE, SOLVED, QuestSession, quest_lights
-from companion.quest_demo import demo_layout, run_quest_demo
 from companion.rules.teleporters import Position
 from companion.rules.teleporters.quests import Quest, check
-from companion.session import RecordingBoard
+from companion.sim.quest_table import demo_layout
 from firmware_bridge.colors import Color
 
 SOLUTION = ["a1", "g2", "e3", "h4", "b5", "d6", "f7", "c8"]  # 8 Queens, class 1

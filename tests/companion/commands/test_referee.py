@@ -16,8 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
-from companion.clips import (
+from companion.commands.main import main
+from companion.commands.referee import Progress, Summary, UserError, clock, referee_recording
+from companion.matchlog import MatchStore
+from companion.matchlog.model import parse_iso
+from companion.referee import SCHEMA, CommitBy
+from companion.rules.teleporters import Position, TurnState, parse_move, play
+from companion.rules.teleporters.random_play import random_midgame
+from companion.sim.clips import (
     Clip,
     ClipScript,
     Faults,
@@ -28,18 +34,6 @@ from companion.clips import (
     write_folder,
     write_video,
 )
-from companion.matchlog import MatchStore
-from companion.matchlog.model import parse_iso
-from companion.recorded import (
-    Progress,
-    Summary,
-    UserError,
-    clock,
-    referee_recording,
-)
-from companion.referee import SCHEMA, CommitBy
-from companion.rules.teleporters import Position, TurnState, parse_move, play
-from companion.rules.teleporters.random_play import random_midgame
 
 CLIPS = {
     # name: (width, height, tilt, azimuth, south_at, robust, as video)
@@ -235,7 +229,7 @@ def test_a_recording_that_does_not_start_on_the_set_up_says_so(tmp_path: Path) -
 
 def test_ctrl_c_keeps_what_was_committed(clips, tmp_path: Path, monkeypatch) -> None:
     """Issue 8: the run can be interrupted with Ctrl-C and keeps what it committed."""
-    import companion.recorded as recorded
+    import companion.commands.referee as recorded
 
     clip, path, _ = clips["frames-faulty"]
     real = recorded.open_recording
@@ -325,8 +319,8 @@ def test_a_winning_turn_ends_the_match_with_a_win_event(tmp_path: Path) -> None:
     --start the recording need not begin on the set-up (here: the demo's match, south's
     winning move)."""
     from calibration.profile import calibrate
-    from companion.demo import DEMO_START
     from companion.rules.teleporters import end_turn
+    from companion.sim.demo import DEMO_START
     from vision.simtable import render
 
     pos = Position.from_text(DEMO_START)
@@ -411,7 +405,6 @@ def test_referee_refuses_an_empty_photo_it_cannot_use(clips, tmp_path: Path, cap
         assert main(["referee", "--source", str(path), *extra]) == 2
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err, err
-
 
 
 def test_a_randomised_print_is_refereed_turn_by_turn_with_no_phantom(tmp_path: Path) -> None:

@@ -1,11 +1,5 @@
-"""``companion demo``: a scripted late-game match on the simulated table, refereed live.
-
-Nothing but this program is needed: the simulated table (``vision.simtable``) renders what an
-overhead camera would see, frame by frame at 10 frames a second of simulated time, with the
-players' hands reaching in and out between moves. Calibration reads a rendered start position
-once; then every frame goes through the real pipeline (``companion.session``: detector,
-stability gate, referee), the LEDs go to a virtual LED/die board on a pseudo-terminal through
-the real ``firmware_bridge.Bridge``, and the match is recorded in the match log like any other.
+"""The demo's simulated table: a scripted late-game match played by two players on the
+simulated table (``vision.simtable``), frame by frame, and a virtual LED/die board.
 
 The match starts from a late-game position and shows a move tried and taken back, a Pole
 Vault, End turn on the tablet, an illegal move flagged (its spaces lit red) and put right, a
@@ -19,16 +13,15 @@ new exposure, with new sensor noise).
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.front_end import app_unless_headless
-from companion.matchlog import MatchStore
+from companion.live.board import RecordingBoard
+from companion.live.session import Session
 from companion.referee import VisionState
 from companion.rules.teleporters import (
     Position,
@@ -38,22 +31,14 @@ from companion.rules.teleporters import (
     parse_square,
     play,
 )
-from companion.session import (
-    RecordingBoard,
-    Session,
-    TextLog,
-    Vision,
-    describe_lights,
-    open_store,
-)
 from firmware_bridge.colors import Color
 from vision.simtable import CameraPose, Hand, Scene, Sensor, SimFrame, jpeg_round_trip, render
 from vision.sources import Frame, SourceEvent, SourceEventKind
 
 if TYPE_CHECKING:
     from calibration.profile import Profile
+    from companion.live.board import BoardLink
     from companion.referee import RefereeState
-    from companion.session import BoardLink
 
 DEMO_START = ("2P5/1[nw]1P2P1/[SE]3P2[nw]/1[SE]3[pSW]2/4[SW][sw]1p/2[ne]5/2p5/4p3 south")
 # A benign camera: over the south edge, 10 degrees off vertical, even light. Frames are small
@@ -357,7 +342,7 @@ def _fake_board() -> DemoBoard:
     return DemoBoard(fake, fake.press_button, lambda: fake.board, lambda: None, fake.name)
 
 
-# --- the command ------------------------------------------------------------------------------
+# --- calibrating the simulated camera --------------------------------------------------------
 
 
 CALIBRATION_TRIES = 5
@@ -378,86 +363,3 @@ def calibrate_table(scene: Scene = SCENE) -> Profile:
             why = str(exc)
     raise DemoError(f"calibration refused {CALIBRATION_TRIES} photos of the simulated start "
                     f"position: {why}")
-
-
-def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None,
-             out: TextIO | None = None) -> int:
-    """Play the scripted match; 0 after the win. ``db``: the match store (default: the
-    user's; an unusable default store is said and skipped, an unusable ``db`` raises
-    ``MatchLogError``)."""
-    out = out or sys.stdout
-
-    def say(line: str) -> None:
-        print(line, file=out, flush=True)
-
-    app = app_unless_headless(headless, say)
-    store = open_store(db, say)
-    try:
-        profile = calibrate_table()
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        if store is not None:
-            store.close()
-        return 1
-    board = virtual_board(say)
-    table = DemoTable(paced=app is not None and not fast, press_button=board.press,
-                      narrate=say if app is None else None)
-    session = Session(vision=Vision.from_profile(profile), source=table, board=board.link,
-                      store=store, start=Position.from_text(DEMO_START), players=PLAYERS,
-                      tags=TAGS, simulated=True,
-                      log_note="" if store is not None else "not recording")
-    table.bind(session)
-    try:
-        if app is not None:
-            session.start()
-            app.run_app(session)
-            return 0
-        _header(say, store, board)
-        session.on_update(TextLog(out))
-        session.run()
-        state = session.state
-        if state.winner is None:
-            raise DemoError("the scripted match ended without a win")
-        say("")
-        say(state.expected.diagram())
-        say("")
-        say(f"game over: {state.winner.value} wins after {state.turn_number - 1} turns; "
-            f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed")
-        say(f"{board.where} shows: {describe_lights(board.leds())}")
-        say(_recorded(session, store))
-        return 0
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        say("stopped")
-        return 1
-    finally:
-        session.close()
-        board.stop()
-
-
-def _header(say: Callable[[str], None], store: MatchStore | None, board: DemoBoard) -> None:
-    pose = SCENE.pose
-    say("tabletop-companion demo: a scripted late-game Teleporters match on the simulated "
-        "table,")
-    say(f"refereed through the vision pipeline (camera {pose.tilt_deg:g} degrees off "
-        f"vertical, {pose.width}x{pose.height}, {FPS:g} frames a second of simulated time),")
-    say(f"the referee, the {board.where} and "
-        + (f"the match log {store.path}" if store is not None else "no match log") + ".")
-    say("")
-    say(Position.from_text(DEMO_START).diagram())
-    say("")
-
-
-def _recorded(session: Session, store: MatchStore | None) -> str:
-    if store is None or session.match_id is None:
-        return "the match was not recorded"
-    if session.log_problem:
-        return f"the match was recorded only in part: {session.log_problem}"
-    return (f"recorded as match {session.match_id} in {store.path} (companion matches show "
-            f"{session.match_id} --db {store.path})")
-
-
-__all__ = ["DEMO_START", "FPS", "SCENE", "SCRIPT", "DemoBoard", "DemoError", "DemoTable",
-           "Step", "calibrate_table", "expose", "run_demo", "virtual_board"]

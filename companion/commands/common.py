@@ -1,0 +1,38 @@
+"""What every ``companion`` command shares: the exit codes, and the options of the commands
+that keep a match log (``--db``) or calibrate from a camera or a recording."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.commands.options import path_text
+from companion.matchlog.store import ENV_VAR, default_db_path
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports it
+
+
+def add_calibration_source(parser: argparse.ArgumentParser, first: str) -> None:
+    """--profile, or --empty and --south-at to calibrate from ``first`` (which must show the
+    start position): for `run` and `referee`."""
+    parser.add_argument("--profile", metavar="PATH",
+                        help=f"mat profile from `companion calibrate` (default: calibrate "
+                        f"from {first}, which must show the start position)")
+    parser.add_argument("--empty", metavar="PATH",
+                        help="without --profile: a photo of the empty mat from the same "
+                        "camera in the same light, to calibrate with (see `calibrate --empty`)")
+    parser.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
+                        default="bottom", help="without --profile: the image edge nearest "
+                        "south's Home row (default bottom)")
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH`` as every command that reads or writes the match store takes it
+    (``matches``, ``run``, ``demo``, ``quest``, ``referee``)."""
+    parser.add_argument("--db", metavar="PATH", default=None, type=path_text,
+                        help=f"match store (default: ${ENV_VAR}, else {default_db_path()})")
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()

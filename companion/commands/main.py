@@ -1,0 +1,58 @@
+"""The ``companion`` command line: one parser, each command added by its own module's
+``register(subparsers)``. Exit codes: 0 ok/legal, 1 illegal, 2 bad input, 130 interrupted."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from companion.commands import clip, demo, mat, matches, quest, referee, rules, run
+from companion.commands.common import EXIT_BAD_INPUT, EXIT_OK
+from companion.errors import UserError
+from companion.rules import RulesError
+from firmware_bridge.cli import register as register_bridge
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="tabletop-companion: a referee for physical board games.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # in the order `companion --help` lists them
+    rules.register(sub)  # setup, judge
+    mat.register(sub)  # mat, calibrate, detect
+    register_bridge(sub)
+    matches.register(sub)
+    demo.register(sub)
+    quest.register(sub)
+    run.register(sub)
+    referee.register(sub)
+    clip.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    from companion.matchlog import MatchLogError
+    from vision.errors import VisionError
+
+    try:
+        return int(args.func(args))
+    # The one way a command fails on bad input: one line naming it, exit 2. The packages'
+    # own errors (a rule broken by the input, a profile or store that cannot be used) name
+    # the offending value too.
+    except (UserError, RulesError, VisionError, MatchLogError) as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""``companion run``: the real thing. A camera, a mat profile, the LED/die board and the app.
+
+Without a profile the mat is calibrated from the camera's first still frames, which must show
+the start position (with an empty-mat photo, ``--empty``, if one is given).
+
+Everything that can be checked before the game starts is, and reported in one line (exit 2):
+a missing or damaged profile, an unreadable empty-mat photo, a camera that cannot be opened or
+whose frames are not the size the profile was calibrated at (or the empty-mat photo's), a
+board port that cannot be opened, a match store that cannot be used, no start position to
+calibrate from. Once running, a camera or board that goes away is shown on the status line
+and picked up again when it is back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from companion.commands.common import add_calibration_source, add_db_argument
+from companion.commands.front_end import app_unless_headless
+from companion.commands.opening import (
+    calibrate_live,
+    load_empty,
+    load_profile,
+    open_board,
+    open_camera,
+)
+from companion.commands.options import natural
+from companion.errors import UserError
+from companion.live.board import BoardLink
+from companion.live.recorder import open_store
+from companion.live.session import Session
+from companion.live.textlog import TextLog
+from companion.matchlog import MatchLogError, MatchStore
+from vision.sources import CameraSource
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``companion run`` to the ``companion`` command's subparsers."""
+    run = sub.add_parser(
+        "run", help="referee a real game: camera, mat profile, LED/die board, app",
+        description="Without --profile the mat is calibrated from the camera's first still "
+        "frames, which must show the start position. Exit status: 0 when stopped, 2 bad input "
+        "(profile, empty-mat photo, camera, board port, match store, no start position to "
+        "calibrate from).")
+    run.add_argument("--camera", type=natural, default=0, metavar="N", help="camera index "
+                     "(default 0)")
+    add_calibration_source(run, "the camera as the game starts")
+    run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
+                     help="the LED/die board's serial port (default auto: found by USB id)")
+    add_db_argument(run)
+    run.add_argument("--headless", action="store_true",
+                     help="print the events as text instead of opening the app")
+    run.set_defaults(func=_cmd_run)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
+                    db=args.db, headless=args.headless, empty=args.empty,
+                    south_at=args.south_at)
+
+
+def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
+             db: str | None = None, headless: bool = False, out: TextIO | None = None,
+             opener: Callable[[int], Any] | None = None, empty: str | None = None,
+             south_at: str = "bottom") -> int:
+    """Referee a real game until the window is closed (or Ctrl-C, headless); 0 then.
+    Without ``profile`` the mat is calibrated from the camera (``empty``: an empty-mat photo
+    to calibrate with). Raises :class:`UserError` for what cannot be used."""
+    out = out or sys.stdout
+
+    def say(line: str) -> None:
+        print(line, file=out, flush=True)
+
+    if profile is not None and empty is not None:
+        raise UserError(f"--empty {empty} with --profile {profile}: the profile already holds "
+                       "the calibration; give one of them (or calibrate again with "
+                       "`companion calibrate --empty`)")
+    prof = None if profile is None else load_profile(profile)
+    bare = None if empty is None else load_empty(empty)  # before anything opens
+    app = app_unless_headless(headless, say)
+    try:
+        store: MatchStore | None = open_store(db, say)
+    except MatchLogError as exc:
+        raise UserError(str(exc)) from None
+    board: BoardLink | None = None
+    source: CameraSource | None = None
+    try:
+        board = open_board(bridge, say)
+        size = (prof.image_size if prof is not None
+                else None if bare is None else (bare.shape[1], bare.shape[0]))
+        source = open_camera(camera, size, opener,
+                             empty_path=empty if prof is None else None)
+        if prof is None:
+            say(f"calibrating the mat from camera {camera}: set up the start position and keep "
+                "hands off the mat")
+            prof = calibrate_live(source, south_at, bare, empty)
+    except BaseException as exc:
+        for thing in (board, store, source):
+            if thing is not None:
+                thing.close()
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C while waiting for a still set-up
+            say("stopped before the game began")
+            return 0
+        raise
+    session = Session.from_profile(prof, source=source, board=board, store=store,
+                                   log_note="" if store is not None else "not recording")
+    try:
+        if app is not None:
+            session.start()
+            app.run_app(session)
+            return 0
+        how = profile if profile is not None else "the mat calibrated at the start"
+        say(f"refereeing from camera {camera} with {how}; Ctrl-C stops")
+        session.on_update(TextLog(out))
+        try:
+            session.run()
+        except KeyboardInterrupt:
+            say("stopped")
+        return 0
+    finally:
+        session.close()
