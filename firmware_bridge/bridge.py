@@ -24,6 +24,7 @@ from firmware_bridge.framing import FrameFault
 from firmware_bridge.layout import LedLayout
 from firmware_bridge.ports import find_port
 from firmware_bridge.protocol import (
+    EVENT_SEQ_HALF,
     MAX_BODY,
     PROTOCOL_VERSION,
     Ack,
@@ -47,6 +48,10 @@ from firmware_bridge.protocol import (
     SetRange,
     StatusLeds,
     encode_message,
+    event_seq_after,
+    events_after,
+    next_event_seq,
+    previous_event_seq,
 )
 from firmware_bridge.transport import Incoming, LinkLost, SerialTransport
 
@@ -386,7 +391,7 @@ class Bridge:
                 self._last_event = info.last_event_seq  # history before we opened: not ours
             elif info.boot_id != self._boot_id:
                 self._last_event = 0                    # the board restarted its counter
-            self._need_replay = info.last_event_seq > self._last_event
+            self._need_replay = event_seq_after(info.last_event_seq, self._last_event)
             self._boot_id = info.boot_id
             self._have = _Picture.unknown(self.layout.led_count)
             self._set_status(state=LinkState.CONNECTED, boot_id=info.boot_id,
@@ -463,11 +468,12 @@ class Bridge:
         ack = self._command(EventsSince(since))
         if ack.code is Code.OK and len(ack.extra) == 3:
             oldest = (ack.extra[0] << 8) | ack.extra[1]
-            if oldest > since + 1:       # the ring no longer holds them: say so, skip ahead
+            lost = events_after(since, oldest) - 1
+            if 0 < lost < EVENT_SEQ_HALF:  # the ring no longer holds them: say so, skip ahead
                 with self._lock:
-                    self._set_status(lost_events=self._status.lost_events + oldest - since - 1,
-                                     last_error=f"{oldest - since - 1} events lost")
-                    self._last_event = oldest - 1
+                    self._set_status(lost_events=self._status.lost_events + lost,
+                                     last_error=f"{lost} events lost")
+                    self._last_event = previous_event_seq(oldest)
 
     def _handle(self, item: Incoming) -> None:
         if isinstance(item, LinkLost):
@@ -480,16 +486,16 @@ class Bridge:
         if isinstance(msg, Heartbeat):
             if self._boot_id is not None and msg.boot_id != self._boot_id:
                 raise _Restarted("the board restarted")
-            if msg.last_event_seq > self._last_event:
+            if event_seq_after(msg.last_event_seq, self._last_event):
                 self._need_replay = True
         elif isinstance(msg, Event):
             self._deliver(msg)
 
     def _deliver(self, ev: Event) -> None:
         with self._lock:
-            if ev.seq <= self._last_event:
+            if not event_seq_after(ev.seq, self._last_event):
                 return                                   # already delivered
-            if ev.seq != self._last_event + 1:
+            if ev.seq != next_event_seq(self._last_event):
                 self._need_replay = True                 # a gap: fetch in order
                 return
             self._last_event = ev.seq

@@ -42,6 +42,8 @@ from firmware_bridge.protocol import (
     StatusLeds,
     decode_payload,
     encode_message,
+    event_seq_after,
+    next_event_seq,
 )
 
 FW_VERSION = (1, 0)
@@ -97,7 +99,7 @@ class DeviceCore:
 
     def push_event(self, kind: EventKind, a: int, b: int) -> bytes:
         """Record an event in the ring and return its frame (sent at once, kept for replay)."""
-        self.last_event_seq = (self.last_event_seq % 0xFFFF) + 1
+        self.last_event_seq = next_event_seq(self.last_event_seq)
         event = Event(self.last_event_seq, kind, a, b)
         self.events.append(event)
         return self._frame(event)
@@ -137,9 +139,11 @@ class DeviceCore:
         code, extra, after = self._apply(msg)
         if kind not in _REPEATABLE or (kind is MsgType.HELLO and code is Code.OK):
             self.last_seq, self.last_code = seq, code
-        return [self._frame(Ack(seq, code, extra)), *after]
+        # the ACK first, then what follows it, numbered in the order sent (as the firmware does)
+        ack = self._frame(Ack(seq, code, extra))
+        return [ack, *(self._frame(m) for m in after)]
 
-    def _apply(self, msg: Message) -> tuple[Code, bytes, list[bytes]]:
+    def _apply(self, msg: Message) -> tuple[Code, bytes, list[Message]]:
         if isinstance(msg, Hello):
             if msg.version != PROTOCOL_VERSION:
                 return Code.BAD_VERSION, bytes((PROTOCOL_VERSION,)), []
@@ -153,10 +157,10 @@ class DeviceCore:
         if not self.led_count:
             return Code.NOT_READY, b"", []
         if isinstance(msg, EventsSince):
-            kept = [e for e in self.events if e.seq > msg.seq]
-            oldest = self.events[0].seq if self.events else self.last_event_seq + 1
+            kept = [e for e in self.events if event_seq_after(e.seq, msg.seq)]
+            oldest = self.events[0].seq if self.events else next_event_seq(self.last_event_seq)
             extra = bytes(((oldest >> 8) & 0xFF, oldest & 0xFF, len(kept)))
-            return Code.OK, extra, [self._frame(e) for e in kept]
+            return Code.OK, extra, list(kept)
         n = self.led_count
         match msg:
             case SetPalette(start, colors):

@@ -178,9 +178,38 @@ class SetDieMode:
     TYPE = MsgType.DIE_MODE
 
 
+# Event sequence numbers run 1, 2, ... 65535 and then 1 again (0: no event yet). Which of two
+# is later is serial-number arithmetic (RFC 1982) over that circle: the one less than half the
+# circle ahead, so the board's 65,536th roll follows its 65,535th instead of looking old.
+EVENT_SEQ_SPAN = 0xFFFF
+EVENT_SEQ_HALF = EVENT_SEQ_SPAN // 2
+
+
+def next_event_seq(seq: int) -> int:
+    """The event number after ``seq`` (1 after 65535; 1 after 0, no event yet)."""
+    return seq % EVENT_SEQ_SPAN + 1
+
+
+def previous_event_seq(seq: int) -> int:
+    """The event number before ``seq`` (65535 before 1)."""
+    return (seq - 2) % EVENT_SEQ_SPAN + 1
+
+
+def events_after(since: int, seq: int) -> int:
+    """How many steps event ``seq`` lies after event ``since`` round the circle (0: the same;
+    from 0, no event yet, ``seq`` itself)."""
+    return seq if since == 0 else (seq - since) % EVENT_SEQ_SPAN
+
+
+def event_seq_after(seq: int, since: int) -> bool:
+    """Whether event ``seq`` comes after event ``since`` (RFC 1982: less than half the
+    circle ahead). Every event comes after 0, no event yet."""
+    return seq != 0 and (since == 0 or 0 < events_after(since, seq) <= EVENT_SEQ_HALF)
+
+
 @dataclass(frozen=True, slots=True)
 class EventsSince:
-    """Resend every kept event whose sequence number is greater than ``seq``."""
+    """Resend every kept event that comes after event ``seq`` (:func:`event_seq_after`)."""
 
     seq: int
     TYPE = MsgType.EVENTS_SINCE

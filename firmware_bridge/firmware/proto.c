@@ -89,9 +89,26 @@ void fw_heartbeat(fw_state *fw, uint16_t uptime_s)
     send_msg(fw, MSG_HEARTBEAT, body, 7);
 }
 
+/* Event numbers run 1..65535 and then 1 again (0: none yet). Whether event a comes after
+ * event since is serial-number arithmetic (RFC 1982): less than half the circle ahead. */
+static uint16_t next_event_seq(uint16_t seq)
+{
+    return (uint16_t)(seq % 0xFFFF + 1);
+}
+
+static uint8_t event_after(uint16_t a, uint16_t since)
+{
+    if (a == 0)
+        return 0;
+    if (since == 0)
+        return 1;
+    uint16_t ahead = (uint16_t)(((uint32_t)a + 0xFFFF - since) % 0xFFFF);
+    return ahead != 0 && ahead <= 0xFFFF / 2;
+}
+
 void fw_push_event(fw_state *fw, uint8_t kind, uint8_t a, uint8_t b)
 {
-    fw->last_event_seq = (uint16_t)(fw->last_event_seq % 0xFFFF + 1);
+    fw->last_event_seq = next_event_seq(fw->last_event_seq);
     uint8_t slot = (uint8_t)((fw->ring_start + fw->ring_len) % FW_RING);
     if (fw->ring_len == FW_RING)
         fw->ring_start = (uint8_t)((fw->ring_start + 1) % FW_RING);  /* forget the oldest */
@@ -180,10 +197,10 @@ static uint8_t apply(fw_state *fw, uint8_t type, const uint8_t *b, uint8_t n,
     case MSG_EVENTS_SINCE: {
         uint16_t since = (uint16_t)(b[0] << 8 | b[1]);
         uint16_t oldest = fw->ring_len ? fw->ring[fw->ring_start].seq
-                                       : (uint16_t)(fw->last_event_seq + 1);
+                                       : next_event_seq(fw->last_event_seq);
         count = 0;
         for (i = 0; i < fw->ring_len; i++)
-            if (fw->ring[(fw->ring_start + i) % FW_RING].seq > since)
+            if (event_after(fw->ring[(fw->ring_start + i) % FW_RING].seq, since))
                 count++;
         extra[0] = (uint8_t)(oldest >> 8);
         extra[1] = (uint8_t)oldest;
@@ -271,7 +288,7 @@ static void handle_payload(fw_state *fw, const uint8_t *p, uint8_t len)
         uint16_t since = (uint16_t)(body[0] << 8 | body[1]);
         for (uint8_t i = 0; i < fw->ring_len; i++) {
             const fw_event *e = &fw->ring[(fw->ring_start + i) % FW_RING];
-            if (e->seq > since)
+            if (event_after(e->seq, since))
                 send_event(fw, e);
         }
     }

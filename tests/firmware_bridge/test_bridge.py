@@ -228,3 +228,29 @@ def test_a_noisy_line_from_the_board_never_yields_a_wrong_or_repeated_roll(
     truth = [(e.seq, e.b) for e in device.core.events]
     assert [(r.seq, r.value) for r in rolls] == truth[-12:]   # all, once, in order, right value
     assert bridge.status().bad_frames > 0
+
+
+
+def test_rolls_across_the_event_number_wrap_are_delivered_in_order() -> None:
+    """Issue 18, data loss: event numbers wrap from 65535 to 1 (serial-number arithmetic,
+    RFC 1982). The host used to take the rolls after the wrap for duplicates and drop them,
+    and the board to leave them out of a replay."""
+    for replayed in (False, True):
+        with VirtualDevice(seed=7, heartbeat_s=0.1) as device:
+            device.core.last_event_seq = 65533      # a board that has been rolled a lot
+            with Bridge.open(device.port, timing=FAST) as bridge:
+                assert bridge.wait_connected(3.0), bridge.status()
+                bridge.die_mode(DieMode.D8)
+                assert bridge.sync()
+                if replayed:                        # rolled while the cable was out
+                    device.unplug()
+                    assert wait_for(lambda b=bridge: b.status().state is LinkState.DISCONNECTED)
+                for _ in range(4):
+                    device.press_button()
+                if replayed:
+                    device.replug()
+                    assert wait_for(lambda b=bridge: b.status().state is LinkState.CONNECTED)
+                rolls = list(bridge.die_rolls(timeout=0.3))
+                assert [r.seq for r in rolls] == [65534, 65535, 1, 2], replayed
+                assert [r.value for r in rolls] == [e.b for e in device.core.events]
+                assert bridge.status().lost_events == 0

@@ -40,6 +40,10 @@ from firmware_bridge.protocol import (
     decode_payload,
     encode_message,
     encode_payload,
+    event_seq_after,
+    events_after,
+    next_event_seq,
+    previous_event_seq,
 )
 
 FUZZ = settings(derandomize=True, max_examples=200, deadline=None)
@@ -217,3 +221,22 @@ def test_events_are_replayed_after_a_given_sequence_number() -> None:
     assert ack.extra == bytes((0, 5, 10))               # oldest kept is 5; 10 follow
     assert [m.seq for m in msgs[1:]] == list(range(11, 21))  # type: ignore[union-attr]
     assert all(isinstance(m, Event) and 1 <= m.b <= 4 for m in msgs[1:])
+
+
+# Event numbers (docs/protocol.md, "Events"): 1..65535, then 1 again; 0 is "none yet".
+@pytest.mark.parametrize(("seq", "since", "after", "steps"), [
+    (2, 1, True, 1), (1, 2, False, 65534), (1, 65535, True, 1), (2, 65534, True, 3),
+    (65535, 1, False, 65534), (5, 5, False, 0), (1, 0, True, 1), (65535, 0, True, 65535),
+    (0, 7, False, 65528), (32768, 1, True, 32767), (32769, 1, False, 32768),
+])
+def test_event_numbers_compare_round_the_wrap(seq: int, since: int, after: bool,
+                                              steps: int) -> None:
+    assert event_seq_after(seq, since) is after
+    assert events_after(since, seq) == steps
+
+
+@given(st.integers(1, 65535))
+def test_the_next_event_number_always_comes_after(seq: int) -> None:
+    nxt = next_event_seq(seq)
+    assert 1 <= nxt <= 65535 and event_seq_after(nxt, seq) and not event_seq_after(seq, nxt)
+    assert previous_event_seq(nxt) == seq and events_after(seq, nxt) == 1
