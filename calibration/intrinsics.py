@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.files import write_text_atomically
 from vision.config import LENS
 from vision.sources import IMAGE_SUFFIXES, FrameSource, SourceEvent, SourceEventKind, natural_key
 
@@ -174,13 +175,7 @@ class CameraIntrinsics:
                    created=created if isinstance(created, str) else str(created))
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        try:
-            tmp.write_text(json.dumps(self.to_json(), indent=1), encoding="utf-8")
-            tmp.replace(path)
-        except OSError as exc:
-            raise CalibrationError(f"cannot write {path}: {exc.strerror or exc}") from None
+        write_text_atomically(path, json.dumps(self.to_json(), indent=1))
 
     @classmethod
     def load(cls, path: str | Path) -> CameraIntrinsics:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.files import write_text_atomically
 from calibration.intrinsics import CameraIntrinsics, undistorter
 from vision.classify import (
     CORNER_EDGES,
@@ -166,13 +167,7 @@ class Profile:
         }
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        try:
-            tmp.write_text(json.dumps(self.to_json()), encoding="utf-8")
-            tmp.replace(path)
-        except OSError as exc:
-            raise CalibrationError(f"cannot write {path}: {exc.strerror or exc}") from None
+        write_text_atomically(path, json.dumps(self.to_json()))
 
     @classmethod
     def from_json(cls, doc: Any) -> Profile:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from companion.commands.common import EXIT_OK
-from companion.commands.options import finite, natural
+from companion.commands.options import finite, natural, output_file_or_folder
 from companion.errors import UserError
 
 
@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Plays a short scripted match (with a repel, a Pole Vault and an illegal "
         "move put right) on the simulated table and writes it as a video or a folder of "
         "frames. Exit status: 0 written, 2 bad input.")
-    clip.add_argument("--out", required=True, metavar="FILE|DIR",
+    clip.add_argument("--out", required=True, type=output_file_or_folder, metavar="FILE|DIR",
                       help="a .mp4/.avi/.mkv/.mov file, or a folder for frame_N.jpg images")
     clip.add_argument("--size", default="1280x720", metavar="WxH")
     clip.add_argument("--fps", type=finite, default=30.0, metavar="N")

@@ -15,7 +15,7 @@ from companion.commands.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
 )
-from companion.commands.options import natural, whole
+from companion.commands.options import natural, output_file, whole
 from companion.errors import UserError
 
 
@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``companion mat``, ``calibrate`` and ``detect`` to the ``companion`` command's
     subparsers."""
     mat = sub.add_parser("mat", help="draw the Teleporters mat for printing")
-    mat.add_argument("--out", required=True, metavar="PATH", help="image to write (.png, .jpg)")
+    mat.add_argument("--out", required=True, type=output_file, metavar="PATH",
+                     help="image to write (.png, .jpg)")
     mat.add_argument("--paper", choices=["A4", "A3", "A2"], default="A3")
     mat.add_argument("--dpi", type=whole, default=300)
     mat.set_defaults(func=_cmd_mat)
@@ -48,7 +49,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="with --camera: take the empty-mat photo from the camera too. It "
                      "asks you to clear the mat, then to set up the start position (Enter "
                      "after each), so it needs a terminal")
-    cal.add_argument("--out", metavar="PATH", help="profile to write (JSON)")
+    cal.add_argument("--out", type=output_file, metavar="PATH", help="profile to write (JSON)")
     cal.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
                      default="bottom", help="image edge nearest south's Home row")
     cal.add_argument("--intrinsics", metavar="PATH",
@@ -184,15 +185,17 @@ def _add_calibrate_camera(lens: argparse._SubParsersAction) -> None:  # type: ig
         "calibration (--out) and/or add it to a mat profile (--profile). See "
         "docs/camera-calibration.md. Exit status: 0 done, 2 bad input.")
     mode = cam.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--print-sheet", metavar="PATH", help="draw the checkerboard to print")
+    mode.add_argument("--print-sheet", type=output_file, metavar="PATH",
+                      help="draw the checkerboard to print")
     mode.add_argument("--images", nargs="+", metavar="PATH",
                       help="photos of the sheet: files, or folders of them")
     mode.add_argument("--camera", type=natural, metavar="N",
                       help="take views of the sheet from live camera N")
     cam.add_argument("--views", type=whole, default=15,
                      help="views to take with --camera (default 15)")
-    cam.add_argument("--out", metavar="PATH", help="lens calibration to write (JSON)")
-    cam.add_argument("--profile", metavar="PATH",
+    cam.add_argument("--out", type=output_file, metavar="PATH",
+                     help="lens calibration to write (JSON)")
+    cam.add_argument("--profile", type=output_file, metavar="PATH",
                      help="a mat profile to add the lens calibration to (rewritten)")
     cam.add_argument("--pattern", default="9x6", metavar="COLSxROWS",
                      help="inner corners of the sheet (default 9x6, as printed)")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from companion.commands.common import EXIT_BAD_INPUT, EXIT_OK, add_db_argument, db_path
-from companion.commands.options import positive
+from companion.commands.options import output_file, positive
 from companion.matchlog.errors import MatchLogError
 from companion.matchlog.model import (
     Correction,
@@ -67,15 +67,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = cmds.add_parser("show", help="one match: players, turns, events, final position")
     p.add_argument("id", type=_match_id, metavar="ID")
     add_db_argument(p)
-    p.add_argument("--png", metavar="OUT", help="draw the final position to this PNG")
-    p.add_argument("--timeline", metavar="OUT", help="plot time per turn to this PNG")
+    p.add_argument("--png", type=output_file, metavar="OUT",
+                   help="draw the final position to this PNG")
+    p.add_argument("--timeline", type=output_file, metavar="OUT",
+                   help="plot time per turn to this PNG")
     p.set_defaults(func=_wrap(_cmd_show))
 
     p = cmds.add_parser("export", help="a match as text (PGN-like) or JSON")
     p.add_argument("id", type=_match_id, metavar="ID")
     add_db_argument(p)
     p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--out", type=output_file, metavar="FILE",
+                   help="write here instead of standard output")
     p.add_argument("--snapshots", action="store_true",
                    help="JSON only: include the turns' JPEG snapshots (base64)")
     p.set_defaults(func=_wrap(_cmd_export))

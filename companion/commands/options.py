@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
+import stat
 
 WHOLE_DIGITS = 9  # digits a whole-number option takes at most
 _WHOLE = re.compile(rf"[+-]?[0-9]{{1,{WHOLE_DIGITS}}}")
@@ -57,3 +59,44 @@ def path_text(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path names no file")
     return text
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _output(text: str, folder_too: bool) -> str:
+    path_text(text)
+    try:
+        mode = os.lstat(text).st_mode
+    except FileNotFoundError:
+        return text  # a new file: written whole, through a temp file and a rename
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(mode):
+        raise argparse.ArgumentTypeError(
+            f"{text} is a symbolic link: give the file it points to, or a new path")
+    if stat.S_ISREG(mode) or (folder_too and stat.S_ISDIR(mode)):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text} is {_kind(mode)}: give a new path or a regular file to replace")
+
+
+def output_file(text: str) -> str:
+    """A file to write: a new path, or a regular file there (replaced whole). A symbolic
+    link, a FIFO, a device or a folder is refused: writing through a temp file and a rename
+    would put a regular file in its place (and a FIFO would hang a plain write)."""
+    return _output(text, folder_too=False)
+
+
+def output_file_or_folder(text: str) -> str:
+    """As :func:`output_file`, or a folder there already (to write files into)."""
+    return _output(text, folder_too=True)

@@ -428,3 +428,50 @@ def test_every_package_error_is_one_line_and_exit_2(
     assert main(["mat", "--out", "unused.png"]) == 2
     err = capsys.readouterr().err
     assert err == "companion mat: the value 'x7' is wrong: say what to do\n"
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_calibrate_never_replaces_a_link_or_fifo_given_as_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], table_photos: dict[str, str],
+        kind: str) -> None:
+    """Issue 18, data loss: `calibrate --out PATH` wrote through a temp file and a rename, so a
+    symbolic link or a FIFO at PATH was replaced by a regular file. Outputs are new paths or
+    regular files; anything else is refused with exit 2, naming it, and left as it was."""
+    import os
+    import stat
+
+    out = tmp_path / "profile.json"
+    target = tmp_path / "kept.json"
+    if kind == "symlink":
+        target.write_text("the user's file", encoding="utf-8")
+        out.symlink_to(target)
+    else:
+        os.mkfifo(out)
+    with pytest.raises(SystemExit) as done:  # argparse's usage line, then the error
+        main(["calibrate", "--image", table_photos["start"], "--out", str(out)])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and f"argument --out: {out}" in err
+    assert ("symbolic link" in err) if kind == "symlink" else ("FIFO" in err)
+    mode = os.lstat(out).st_mode
+    assert stat.S_ISLNK(mode) if kind == "symlink" else stat.S_ISFIFO(mode)
+    if kind == "symlink":
+        assert target.read_text(encoding="utf-8") == "the user's file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["profile.json"] + (["kept.json"] if kind == "symlink" else []))
+
+
+@pytest.mark.parametrize("args", [
+    ["mat", "--out", "/dev/null"],
+    ["calibrate", "camera", "--print-sheet", "/dev/null"],
+    ["matches", "export", "1", "--out", "/dev/null"],
+    ["clip", "--out", "/dev/null"],
+])
+def test_outputs_refuse_a_device(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18: "Write only to regular files or new paths": a device is refused before
+    anything is done (writing a profile there would have replaced /dev/null itself)."""
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "/dev/null is a device" in err
