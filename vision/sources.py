@@ -104,9 +104,15 @@ class FolderSource:
 
 
 class VideoSource:
-    """A video file OpenCV can read (mp4, avi, mkv, mov); time is the recording's."""
+    """A video file OpenCV can read (mp4, avi, mkv, mov); time is the recording's.
 
-    def __init__(self, path: str | Path, max_corrupt_in_a_row: int = 30) -> None:
+    A frame that cannot be decoded is reported (CORRUPT) and skipped, however many come in a
+    row, as long as the file says it holds more frames: the decoder is moved on past it, so a
+    damaged stretch in the middle of a match never ends the recording early (its later turns
+    would silently go unrefereed). Only a file that does not say how many frames it holds
+    ends at its first unreadable one, as a stream's end looks just the same."""
+
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
@@ -117,8 +123,6 @@ class VideoSource:
         self.fps = fps if fps and fps > 0 else 30.0
         self.name = str(self.path)
         self._index = 0
-        self._bad_in_a_row = 0
-        self._limit = max_corrupt_in_a_row
         self._ended = False
 
     def read(self) -> Frame | SourceEvent:
@@ -128,11 +132,11 @@ class VideoSource:
         ok, image = self.cap.read()
         self._index += 1
         if ok and image is not None:
-            self._bad_in_a_row = 0
             return Frame(image, t, self._index - 1)
         total = self.cap.get(cv2.CAP_PROP_FRAME_COUNT)
-        self._bad_in_a_row += 1
-        if (total and self._index < total) and self._bad_in_a_row < self._limit:
+        if total and self._index < total:
+            # past the bad frame, so the decoder does not stay stuck on it
+            self.cap.set(cv2.CAP_PROP_POS_FRAMES, self._index)
             return SourceEvent(SourceEventKind.CORRUPT, f"frame {self._index - 1} unreadable", t)
         self._ended = True
         self.cap.release()

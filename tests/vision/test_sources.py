@@ -130,3 +130,51 @@ def test_simulated_source_plays_its_script_with_truth() -> None:
 def test_open_source_rejects_nonsense(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="not a camera index"):
         open_source(str(tmp_path / "nothing-here"))
+
+
+class _DamagedCapture:
+    """A stand-in for cv2.VideoCapture over a 100-frame file whose frames 30..69 cannot be
+    decoded: its decoder stays stuck on a bad frame until it is moved on (as FFmpeg's can)."""
+
+    def __init__(self, path: str) -> None:
+        self.pos = 0
+        self.stuck = False
+
+    def isOpened(self) -> bool:
+        return True
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_FPS: 10.0, cv2.CAP_PROP_FRAME_COUNT: 100.0,
+                cv2.CAP_PROP_POS_FRAMES: float(self.pos)}.get(prop, 0.0)
+
+    def set(self, prop: int, value: float) -> bool:
+        if prop == cv2.CAP_PROP_POS_FRAMES:
+            self.pos, self.stuck = int(value), False
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.stuck or self.pos >= 100 or 30 <= self.pos < 70:
+            self.stuck = self.pos < 100
+            return False, None
+        self.pos += 1
+        return True, image(self.pos - 1)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_damaged_stretch_of_video_is_skipped_not_taken_for_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18, data loss: 30 or more unreadable frames in a row in the middle of a video
+    ended the source there, and the turns after them were never refereed, with exit 0. Every
+    unreadable frame is reported and skipped; the frames after the damage are read."""
+    path = tmp_path / "match.avi"
+    path.write_bytes(b"not read: the capture is a stand-in")
+    monkeypatch.setattr(cv2, "VideoCapture", _DamagedCapture)
+    out = list(frames(VideoSource(path)))
+    read = [f.index for f in out if isinstance(f, Frame)]
+    skipped = [e for e in out if isinstance(e, SourceEvent)
+               and e.kind is SourceEventKind.CORRUPT]
+    assert read == [*range(30), *range(70, 100)]
+    assert len(skipped) == 40 and skipped[0].detail == "frame 30 unreadable"
+    assert out[-1].kind is SourceEventKind.ENDED  # type: ignore[union-attr]
