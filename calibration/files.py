@@ -1,14 +1,41 @@
-"""Writing calibration files: whole or not at all, and only to a regular file or a new path."""
+"""Calibration files: read within limits (a size, UTF-8, JSON nesting Python can take), and
+written whole or not at all, only to a regular file or a new path."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from calibration.errors import CalibrationError
+
+MAX_FILE_BYTES = 64 * 2**20  # a profile is a few megabytes; a lens calibration a few kilobytes
+
+
+def read_json_file(path: str | Path, what: str) -> Any:
+    """The JSON document in the file at ``path`` (``what`` it is, for messages). Refused
+    with a CalibrationError naming the file: a file over ``MAX_FILE_BYTES``, not UTF-8 text,
+    not JSON, or nested deeper than Python's JSON reader takes (about 1,000 levels)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise CalibrationError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise CalibrationError(f"{what} {path} is over {MAX_FILE_BYTES // 2**20} MB: not one "
+                               "this program wrote")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CalibrationError(f"{what} {path} is not a text file") from None
+    except json.JSONDecodeError as exc:
+        raise CalibrationError(f"{what} {path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise CalibrationError(f"{what} {path} is nested too deep to be one") from None
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:

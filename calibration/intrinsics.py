@@ -27,9 +27,17 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
-from calibration.files import write_text_atomically
+from calibration.files import read_json_file, write_text_atomically
 from vision.config import LENS
-from vision.sources import IMAGE_SUFFIXES, FrameSource, SourceEvent, SourceEventKind, natural_key
+from vision.errors import SourceError
+from vision.sources import (
+    IMAGE_SUFFIXES,
+    FrameSource,
+    SourceEvent,
+    SourceEventKind,
+    natural_key,
+    read_image_file,
+)
 
 INTRINSICS_KIND = "tabletop-companion/camera-intrinsics"
 INTRINSICS_VERSION = 1
@@ -179,17 +187,7 @@ class CameraIntrinsics:
 
     @classmethod
     def load(cls, path: str | Path) -> CameraIntrinsics:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CalibrationError(f"cannot read intrinsics {path}: {exc.strerror or exc}"
-                                   ) from None
-        except UnicodeDecodeError:
-            raise CalibrationError(f"intrinsics {path} is not a text file") from None
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CalibrationError(f"intrinsics {path} is not valid JSON: {exc}") from None
+        doc = read_json_file(path, "intrinsics")
         try:
             return cls.from_json(doc)
         except CalibrationError as exc:
@@ -375,7 +373,8 @@ def load_images(paths: Sequence[str | Path]) -> dict[str, np.ndarray]:
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            inside = sorted((f for f in p.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES),
+            inside = sorted((f for f in p.iterdir()
+                             if f.suffix.lower() in IMAGE_SUFFIXES and f.is_file()),
                             key=lambda f: natural_key(f.name))
             if not inside:
                 raise CalibrationError(f"{p} holds no images ({', '.join(IMAGE_SUFFIXES)})")
@@ -386,7 +385,10 @@ def load_images(paths: Sequence[str | Path]) -> dict[str, np.ndarray]:
             raise CalibrationError(f"{p}: no such image or folder")
     out: dict[str, np.ndarray] = {}
     for f in files:
-        image = cv2.imread(str(f), cv2.IMREAD_COLOR)
+        try:
+            image = read_image_file(f)
+        except SourceError as exc:
+            raise CalibrationError(str(exc)) from None
         if image is None:
             raise CalibrationError(f"{f}: not an image OpenCV can read")
         out[str(f)] = image

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
-from calibration.files import write_text_atomically
+from calibration.files import read_json_file, write_text_atomically
 from calibration.intrinsics import CameraIntrinsics, undistorter
 from vision.classify import (
     CORNER_EDGES,
@@ -220,15 +220,7 @@ class Profile:
 
     @classmethod
     def load(cls, path: str | Path) -> Profile:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CalibrationError(f"cannot read profile {path}: {exc.strerror or exc}") from None
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CalibrationError(f"profile {path} is not valid JSON: {exc}") from None
-        return cls.from_json(doc)
+        return cls.from_json(read_json_file(path, "profile"))
 
 
 def unsure_note(profile: Profile) -> str:

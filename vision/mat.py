@@ -439,6 +439,8 @@ def load_position(doc: dict[str, Any] | str) -> dict[str, Any]:
             doc = json.loads(doc)
         except json.JSONDecodeError as exc:
             raise VisionError(f"position is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise VisionError("position is nested far deeper than a position is") from None
     if not isinstance(doc, dict):
         raise VisionError(f"a position must be a JSON object, got {type(doc).__name__}")
     for name, side in doc.get("poles", {}).items():

@@ -24,6 +24,51 @@ from vision.errors import SourceError
 from vision.simtable import Hand, Scene, SimFrame, render
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+# An image file is refused before it is decoded when its header claims more pixels than this
+# (a 60000x60000 PNG of zeros is a few kilobytes and 10 GB decoded); 8K video is 33 MP.
+MAX_IMAGE_PIXELS = 50_000_000
+_JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def image_dimensions(head: bytes) -> tuple[int, int] | None:
+    """(width, height) from the first bytes of a PNG or JPEG file (up to its first frame
+    header), None for other formats or a header it cannot find."""
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    if head[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 9 <= len(head):
+        if head[i] != 0xFF:
+            return None
+        marker = head[i + 1]
+        if marker in _JPEG_SOF:
+            return (int.from_bytes(head[i + 7:i + 9], "big"),
+                    int.from_bytes(head[i + 5:i + 7], "big"))
+        i += 2 + int.from_bytes(head[i + 2:i + 4], "big")
+    return None
+
+
+def read_image_file(path: str | Path) -> np.ndarray | None:
+    """The image in the regular file at ``path``, (H, W, 3) uint8 BGR; None when it cannot
+    be decoded. Raises SourceError for what is no regular file (a FIFO would hang the read)
+    and for an image over ``MAX_IMAGE_PIXELS``, checked in its header before decoding."""
+    path = Path(path)
+    if not path.is_file():
+        raise SourceError(f"{path}: not a regular file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(65536)
+    except OSError as exc:
+        raise SourceError(f"{path}: {exc.strerror or exc}") from None
+    size = image_dimensions(head)
+    if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        raise SourceError(f"{path}: {size[0]}x{size[1]} pixels, more than an image may have "
+                          f"here ({MAX_IMAGE_PIXELS // 1_000_000} megapixels)")
+    try:
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error:  # OpenCV's own limits (other formats), or a header it refuses
+        raise SourceError(f"{path}: too large or damaged to decode") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +125,7 @@ class FolderSource:
         if not self.folder.is_dir():
             raise SourceError(f"{self.folder} is not a folder")
         self.files = sorted((p for p in self.folder.iterdir()
-                             if p.suffix.lower() in IMAGE_SUFFIXES),
+                             if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()),
                             key=lambda p: natural_key(p.name))
         if not self.files:
             raise SourceError(f"{self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
@@ -94,7 +139,10 @@ class FolderSource:
         if i >= len(self.files):
             return SourceEvent(SourceEventKind.ENDED, f"{len(self.files)} images read", t)
         self._next += 1
-        image = cv2.imread(str(self.files[i]), cv2.IMREAD_COLOR)
+        try:
+            image = read_image_file(self.files[i])
+        except SourceError as exc:  # too large, or no longer a regular file
+            return SourceEvent(SourceEventKind.CORRUPT, str(exc), t)
         if image is None:
             return SourceEvent(SourceEventKind.CORRUPT, f"cannot decode {self.files[i].name}", t)
         return Frame(image, t, i)

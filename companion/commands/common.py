@@ -9,7 +9,8 @@ from pathlib import Path
 from companion.commands.options import path_text
 from companion.matchlog.store import ENV_VAR, default_db_path
 
-EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2  # 1: a verdict (illegal, not solved)
+EXIT_FAULT = 1  # ... or a fault that left the work part-done (said in one line)
 EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports it
 
 

@@ -109,8 +109,9 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
         say(f"game over: {state.winner.value} wins after {state.turn_number - 1} turns; "
             f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed")
         say(f"{board.where} shows: {describe_lights(board.leds())}")
+        unrecorded = session.flush_log()
         say(_recorded(session, store))
-        return 0
+        return 1 if unrecorded else 0  # never report success for work not done
     except DemoError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 1

@@ -15,6 +15,8 @@ from typing import NoReturn, TextIO
 
 from companion.commands.common import EXIT_BAD_INPUT, EXIT_OK, add_db_argument, db_path
 from companion.commands.options import output_file, positive
+from companion.commands.position_files import MAX_IMPORT_BYTES, read_text
+from companion.errors import UserError
 from companion.matchlog.errors import MatchLogError
 from companion.matchlog.model import (
     Correction,
@@ -105,7 +107,7 @@ def _wrap(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)
-        except MatchLogError as exc:
+        except (MatchLogError, UserError) as exc:
             name = getattr(args, "matches_command", None)
             prefix = f"companion matches {name}" if name else "companion matches"
             print(f"{prefix}: {' '.join(str(exc).split())}", file=sys.stderr)
@@ -255,13 +257,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
     from companion.matchlog.export import load_matches
 
     source = "<stdin>" if args.file == "-" else args.file
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(
-            encoding="utf-8")
-    except OSError as exc:
-        raise MatchLogError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise MatchLogError(f"{args.file} is not a UTF-8 text file") from None
+    text = read_text(args.file, MAX_IMPORT_BYTES, "a match export")
     loaded = load_matches(text, source, args.format)  # checks every move before storing any
     with _open(args, create=True) as store:
         ids = store.add_matches(loaded)

@@ -35,12 +35,16 @@ def load_profile(path: str) -> Any:
 def read_image(path: str, what: str = "") -> np.ndarray:
     """The image at ``path``, (H, W, 3) uint8 BGR. Raises :class:`UserError` naming the file
     (and ``what`` it is for)."""
-    import cv2
+    from vision.errors import SourceError
+    from vision.sources import read_image_file
 
     why = f" ({what})" if what else ""
     if not Path(path).is_file():
         raise UserError(f"{path}: no such image{why}")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    try:
+        image = read_image_file(path)
+    except SourceError as exc:
+        raise UserError(f"{exc}{why}") from None
     if image is None:
         raise UserError(f"{path}: not an image OpenCV can read{why}")
     return image

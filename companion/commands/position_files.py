@@ -11,13 +11,27 @@ from companion.errors import UserError
 from companion.rules import GAMES
 from companion.rules.errors import RulesError
 
+MAX_POSITION_BYTES = 2**20  # a position is a few hundred bytes, even with every piece on
+MAX_IMPORT_BYTES = 256 * 2**20  # a match export: about 2 KB a match
 
-def read_text(path: str) -> str:
-    """A file's text, or standard input's for ``-``."""
+
+def read_text(path: str, limit: int = MAX_POSITION_BYTES, what: str = "a position") -> str:
+    """A file's text, or standard input's for ``-``: UTF-8, at most ``limit`` bytes (``what``
+    the file holds, for the message). Read no further than that, whatever the input."""
     try:
-        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)  # None: a text stand-in (tests)
+            raw = (stream.read(limit + 1) if stream is not None
+                   else sys.stdin.read(limit + 1).encode("utf-8"))
+        else:
+            with Path(path).open("rb") as f:
+                raw = f.read(limit + 1)
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise UserError(f"{path} is over {limit // 2**20} MB: too large for {what}")
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise UserError(f"{path} is not a text file") from None
 

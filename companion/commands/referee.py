@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.commands.common import (
+    EXIT_FAULT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     add_calibration_source,
@@ -114,7 +115,13 @@ def _cmd_referee(args: argparse.Namespace) -> int:
         first=args.first, south_at=args.south_at, accept_after=args.accept_after,
         start=None if args.start is None else _read_position(args.start),
         empty=args.empty)
-    return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
+    if summary.interrupted:
+        return EXIT_INTERRUPTED
+    if summary.unrecorded:  # never report success for work not done
+        print(f"companion referee: {summary.unrecorded} turn(s) could not be written to the "
+              "match log: it is incomplete (the events above have them all)", file=sys.stderr)
+        return EXIT_FAULT
+    return EXIT_OK
 
 
 def _read_position(path: str) -> Position:
@@ -146,6 +153,7 @@ class Summary:
     wall_s: float = 0.0
     interrupted: bool = False
     unfinished: str = ""  # why the last turn could not be committed
+    unrecorded: int = 0  # committed turns the match log could not take
 
     @property
     def fps(self) -> float:
@@ -394,6 +402,7 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
         elif summary.winner is None:
             _commit_last(session, reporter, summary, summary.seconds)
         summary.illegal = list(reporter.illegal)
+        summary.unrecorded = session.flush_log()
         reporter.line(summary.seconds, _closing(summary, session, store))
     finally:  # the session closes the source and the store, whatever happened
         session.close()

@@ -18,7 +18,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from companion.commands.common import add_calibration_source, add_db_argument
+from companion.commands.common import (
+    EXIT_FAULT,
+    EXIT_OK,
+    add_calibration_source,
+    add_db_argument,
+)
 from companion.commands.front_end import app_unless_headless
 from companion.commands.opening import (
     calibrate_live,
@@ -111,14 +116,24 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
         if app is not None:
             session.start()
             app.run_app(session)
-            return 0
-        how = profile if profile is not None else "the mat calibrated at the start"
-        say(f"refereeing from camera {camera} with {how}; Ctrl-C stops")
-        session.on_update(TextLog(out))
-        try:
-            session.run()
-        except KeyboardInterrupt:
-            say("stopped")
-        return 0
+        else:
+            how = profile if profile is not None else "the mat calibrated at the start"
+            say(f"refereeing from camera {camera} with {how}; Ctrl-C stops")
+            session.on_update(TextLog(out))
+            try:
+                session.run()
+            except KeyboardInterrupt:
+                say("stopped")
     finally:
         session.close()
+    return _unrecorded(session)
+
+
+def _unrecorded(session: Session) -> int:
+    """0, or 1 with one line on stderr when committed turns never reached the match log
+    (never report success for work not done)."""
+    if not session.unrecorded_turns:
+        return EXIT_OK
+    print(f"companion run: {session.unrecorded_turns} turn(s) could not be written to the "
+          f"match log ({session.log_problem}): it is incomplete", file=sys.stderr)
+    return EXIT_FAULT

@@ -42,6 +42,8 @@ class Scheme:
     uncertain: Color = Color.BLUE
     win: Color = Color.GREEN
     to_move: Color = Color.WHITE
+    # the side to move's LED while turns wait for the match log (it cannot be written)
+    unrecorded: Color = Color.MAGENTA
     marker_left: Color = Color.GREEN
     vision_clear: Color = Color.GREEN
     vision_occluded: Color = Color.AMBER
@@ -96,11 +98,14 @@ def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str
     return board
 
 
-def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
-    """The status LEDs: side to move (or the winner), vision, markers left."""
+def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
+               unrecorded: bool = False) -> dict[str, Color]:
+    """The status LEDs: side to move (or the winner), vision, markers left. ``unrecorded``:
+    turns wait for a match log that cannot be written, shown on the side to move's LED."""
     status: dict[str, Color] = {}
     lit_side = state.winner if state.winner is not None else state.to_move
-    lit = scheme.win if state.winner is not None else scheme.to_move
+    lit = (scheme.win if state.winner is not None
+           else scheme.unrecorded if unrecorded else scheme.to_move)
     for side, name in SIDE_LEDS.items():
         status[name] = lit if side is lit_side else Color.OFF
     status[VISION_LED] = {
@@ -117,8 +122,9 @@ def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str
     return status
 
 
-def frame_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> LightFrame:
-    return LightFrame(lights_for(state, scheme), status_for(state, scheme))
+def frame_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
+              unrecorded: bool = False) -> LightFrame:
+    return LightFrame(lights_for(state, scheme), status_for(state, scheme, unrecorded))
 
 
 __all__ = ["DEFAULT_SCHEME", "POLE_MARKER_LEDS", "PORT_MARKER_LEDS", "SIDE_LEDS", "VISION_LED",

@@ -60,9 +60,17 @@ def open_store(path: str | None, say: Callable[[str], None]) -> MatchStore | Non
         return None
 
 
+RETRY_FIRST_S = 1.0  # after a failed write, the store is tried again this much later...
+RETRY_MOST_S = 30.0  # ... doubling each time up to this
+
+
 class Recorder:
     """Writes the referee's events to a ``MatchStore``. Times are the session's seconds,
-    anchored to the wall clock when the session began."""
+    anchored to the wall clock when the session began.
+
+    Nothing is dropped when the store fails ("database is locked", a full disk): the events
+    not yet written wait, in order, and are written when it works again, tried again with
+    backoff (:meth:`flush`). Meanwhile :attr:`problem` says so and how many turns wait."""
 
     def __init__(self, store: MatchStore, players: Mapping[str, str] | None,
                  tags: Mapping[str, str] | None, epoch: datetime | None = None) -> None:
@@ -80,24 +88,62 @@ class Recorder:
         self._turn_start: Position | None = None  # the turn in progress, as the log has it
         self._turn_t = 0.0
         self._open_warnings: list[EventId] = []
+        # events not yet written, with the turn start the referee had then (an undo needs it)
+        self._waiting: list[tuple[Event, Position]] = []
+        self._retry_at = 0.0
+        self._backoff = RETRY_FIRST_S
+        self._error = ""  # the store's last refusal, while events wait
 
     def at(self, t: float) -> datetime:
         assert self._epoch is not None
         return self._epoch + timedelta(seconds=t - self._t0)
 
-    def handle(self, event: Event, state: RefereeState) -> None:
-        if self.problem:
-            return
-        try:
-            self._handle(event, state)
-        except (MatchLogError, OSError) as exc:  # recording stops; the game goes on
-            self.problem = f"match log stopped: {exc}"
-            log.warning("%s", self.problem)
+    @property
+    def waiting_turns(self) -> int:
+        """Committed turns not yet in the store."""
+        return sum(isinstance(ev, TurnCommitted) for ev, _ in self._waiting)
 
-    def _handle(self, ev: Event, state: RefereeState) -> None:
+    @property
+    def waiting(self) -> bool:
+        return bool(self._waiting)
+
+    def handle(self, event: Event, state: RefereeState) -> None:
+        self._waiting.append((event, state.turn_start))
+        self.flush(event.t)
+
+    def flush(self, t: float, now: bool = False) -> bool:
+        """Write the waiting events, in order, unless the last failure was less than the
+        backoff ago (``now``: try anyway, as at the end of a session). True when none wait."""
+        if self._waiting and self._error and not now and t < self._retry_at:
+            self._say()
+            return False
+        while self._waiting:
+            ev, turn_start = self._waiting[0]
+            try:
+                self._handle(ev, turn_start)
+            except (MatchLogError, OSError) as exc:  # kept; the game goes on
+                self._error = str(exc)
+                self._retry_at, self._backoff = t + self._backoff, min(
+                    2 * self._backoff, RETRY_MOST_S)
+                self._say()
+                log.warning("%s", self.problem)
+                return False
+            self._waiting.pop(0)
+        self.problem = self._error = ""
+        self._backoff = RETRY_FIRST_S
+        return True
+
+    def _say(self) -> None:
+        self.problem = (f"match log: cannot write ({self._error}); {self.waiting_turns} "
+                        "turn(s) kept until it can")
+
+    def _handle(self, ev: Event, turn_start: Position) -> None:
+        """Write one event. The store calls come before this object's own changes, so a
+        failed write is tried again whole."""
         if isinstance(ev, GameStarted):
             if self.match_id is not None and not self.finished:
                 self.store.finish_match(self.match_id, Result.ABANDONED, ended_at=self.at(ev.t))
+                self.finished = True
             if self._epoch is None:
                 self._epoch = datetime.now().astimezone()
                 self._t0 = ev.t
@@ -111,9 +157,9 @@ class Recorder:
         mid, at = self.match_id, self.at(ev.t)
         if isinstance(ev, TurnCommitted):
             record, note = self._record(ev)
+            self.store.commit_turn(mid, record)
             if note:
                 self.store.record_event(mid, Note(note), at=at)
-            self.store.commit_turn(mid, record)
             self._turn_start = record.position
             self._turn_t = (ev.settled_t if self.recording and ev.settled_t is not None
                             else ev.t)
@@ -142,8 +188,8 @@ class Recorder:
             self.store.record_event(mid, Note(f"turn {ev.number} ({ev.side.value}) undone"),
                                     at=at)
             self.store.record_event(mid, Correction(
-                state.turn_start, f"turn {ev.number} reopened"), at=at)
-            self._turn_start, self._turn_t = state.turn_start, ev.t
+                turn_start, f"turn {ev.number} reopened"), at=at)
+            self._turn_start, self._turn_t = turn_start, ev.t
         elif isinstance(ev, DieRolled):
             source = DieSource.ELECTRONIC if ev.source == "bridge" else DieSource.TYPED
             self.store.record_event(mid, DieRoll(ev.value, source), at=at)

@@ -56,6 +56,7 @@ from companion.referee import (
     RefereeConfig,
     RefereeError,
     RefereeState,
+    Refused,
     VisionState,
 )
 from companion.rules.teleporters import Position
@@ -159,6 +160,20 @@ class Session:
         """The match being recorded (None without a store)."""
         return None if self._recorder is None else self._recorder.match_id
 
+    def flush_log(self) -> int:
+        """Try now to write what waits for the match log (whatever the backoff says); the
+        committed turns still not recorded."""
+        with self._lock:
+            if self._recorder is not None and self._recorder.waiting:
+                self._recorder.flush(self._t, now=True)
+            return self.unrecorded_turns
+
+    @property
+    def unrecorded_turns(self) -> int:
+        """Committed turns the match log could not take (yet): after :meth:`close`, turns
+        that were never recorded."""
+        return 0 if self._recorder is None else self._recorder.waiting_turns
+
     @property
     def log_problem(self) -> str:
         """Why nothing is (or is no longer) recorded; empty while recording."""
@@ -171,7 +186,19 @@ class Session:
             self._subscribers.append(callback)
 
     def end_turn(self, source: CommitBy | str = CommitBy.TABLET) -> None:
-        self._act(lambda t: self._referee.end_turn(t, source))
+        """End the turn; a player's press (the tablet, the board's button) is refused while
+        turns still wait for a match log that cannot be written: the turn stays open
+        (Refused, with why) until the log takes them. A recording's end still commits."""
+        def end(t: float) -> list[Event]:
+            rec = self._recorder
+            pressed = source in (CommitBy.TABLET, CommitBy.BRIDGE, "tablet", "bridge")
+            if rec is not None and rec.waiting_turns and pressed:
+                rec.flush(t, now=True)  # a player's press is worth a try at once
+                if rec.waiting_turns:
+                    return [Refused(t, "end_turn", f"{rec.problem}; the turn stays open")]
+            return self._referee.end_turn(t, source)
+
+        self._act(end)
 
     def undo_last_commit(self) -> None:
         self._act(lambda t: self._referee.undo_last_commit(t))
@@ -207,7 +234,9 @@ class Session:
                 rec.problem = f"match log stopped: {exc}"
 
     def close(self) -> None:
-        """Stop the frame loop and close the source, the board and the store."""
+        """Stop the frame loop and close the source, the board and the store (after a last
+        try at writing what waits for the match log: :attr:`unrecorded_turns` then counts
+        the turns that were never recorded)."""
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5.0)
@@ -215,6 +244,8 @@ class Session:
             if self._closed:
                 return
             self._closed = True
+            if self._recorder is not None and self._recorder.waiting:
+                self._recorder.flush(self._t, now=True)  # a last try: the backoff is moot
         for thing in (self._source, self._board, self._store):
             if thing is not None:
                 try:
@@ -360,15 +391,21 @@ class Session:
 
     def _finish(self, events: list[Event], force_lights: bool = False) -> list[Event]:
         """After the referee: log, LEDs, subscribers (in that order: a turn is on disk before
-        anyone is told). Called with the lock held."""
+        anyone is told; one the log cannot take yet waits in it, and the LEDs and the status
+        line say so). Called with the lock held."""
         state = self._referee.state
+        rec = self._recorder
+        waited = rec is not None and rec.waiting
+        if waited and rec is not None:
+            rec.flush(self._t)  # what waits goes first, when the backoff allows
         for ev in events:
             if isinstance(ev, DieRolled):
                 self._last_die = ev.value
-            if self._recorder is not None:
-                self._recorder.handle(ev, state)
-        if events or force_lights:
-            self._send_lights(state, force_lights)
+            if rec is not None:
+                rec.handle(ev, state)
+        waiting = rec is not None and rec.waiting
+        if events or force_lights or waiting != waited:
+            self._send_lights(state, force_lights or waiting != waited)
         links = self._compute_links()
         if events or links != self._links:
             self._links = links
@@ -384,7 +421,8 @@ class Session:
     def _send_lights(self, state: RefereeState, force: bool) -> None:
         if self._board is None:
             return
-        frame = frame_for(state)
+        frame = frame_for(state, unrecorded=self._recorder is not None
+                          and self._recorder.waiting_turns > 0)
         if frame == self._lights and not force:
             return
         self._lights = frame

@@ -307,7 +307,7 @@ def _read_match(lines: list[str], i: int, source: str) -> tuple[Match, int]:
         m = _TAG_LINE.fullmatch(line)
         if not m:
             raise MatchFormatError(_where(source, i), f"expected a tag pair like "
-                                   f"[Game \"teleporters\"], got {line!r}")
+                                   f"[Game \"teleporters\"], got {quoted(line)}")
         try:
             value = json.loads(m[2])
         except json.JSONDecodeError:
@@ -341,7 +341,7 @@ def _read_match(lines: list[str], i: int, source: str) -> tuple[Match, int]:
             items.append(_text_turn(int(m[1]), m[2] or "", where))
         else:
             raise MatchFormatError(where, f"expected a numbered turn (\"3. Pc1-c3 ...\"), an "
-                                   f"event {{...}} or the result, got {line!r}")
+                                   f"event {{...}} or the result, got {quoted(line)}")
         i += 1
 
 
@@ -515,6 +515,8 @@ def import_json(doc: object, source: str = "<json>") -> list[tuple[Match, Snapsh
         except json.JSONDecodeError as exc:
             raise MatchFormatError(f"{source}: line {exc.lineno}", f"not valid JSON: "
                                    f"{exc.msg}") from None
+        except RecursionError:  # Python's JSON reader stops at about 1,000 levels
+            raise MatchFormatError(source, "nested far deeper than a match export is") from None
     docs = doc if isinstance(doc, list) else [doc]
     if not docs:
         raise MatchFormatError(source, "no match in it")

@@ -68,6 +68,8 @@ def loads_strict(text: str | bytes) -> Any:
         return json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise PositionError(f"not valid JSON: {exc}") from None
+    except RecursionError:  # Python's JSON reader stops at about 1,000 levels
+        raise PositionError("nested far deeper than a position is: not one") from None
 
 
 def position_object(doc: object, game: str, fields: Iterable[str] = ()) -> dict[str, Any]:

@@ -214,6 +214,28 @@ def test_cli_exit_codes_and_messages(clips, tmp_path: Path, capsys) -> None:
     assert "missing.json" in capsys.readouterr().err
 
 
+def test_turns_the_match_log_never_took_make_the_run_fail(clips, tmp_path: Path, capsys,
+                                                        monkeypatch) -> None:
+    """Issue 18: never report success for work not done. A store that refuses every turn
+    ("database is locked" all match long): the turns are still refereed and said, and the
+    command ends with one line saying the log is incomplete, exit 1 (it was exit 0)."""
+    from companion.matchlog import MatchLogError, MatchStore
+
+    def locked(self: MatchStore, *args: object, **kwargs: object) -> None:
+        raise MatchLogError("database is locked")
+
+    monkeypatch.setattr(MatchStore, "commit_turn", locked)
+    clip, path, south_at = clips["frames-faulty"]
+    code = main(["referee", "--source", str(path), "--fps", str(clip.fps), "--south-at",
+                 south_at, "--db", str(tmp_path / "m.sqlite3")])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out.count("COMMIT") == len(clip.turns)
+    assert captured.err.strip().endswith("the match log: it is incomplete (the events above "
+                                         "have them all)")
+    assert f"{len(clip.turns)} turn(s) could not be written" in captured.err
+
+
 def test_a_recording_that_does_not_start_on_the_set_up_says_so(tmp_path: Path) -> None:
     """Issue 8: without --profile the first still frame must show the start position; say so
     clearly when it does not."""

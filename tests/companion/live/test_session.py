@@ -32,6 +32,7 @@ from companion.referee import (
     GameWon,
     IllegalChange,
     Occluded,
+    Refused,
     TentativeMoves,
     TurnCommitted,
     Uncertain,
@@ -236,8 +237,62 @@ def test_a_failing_match_store_is_said_and_the_game_goes_on(tmp_path: Path) -> N
     session.observe(AFTER_D3, t=1.0)
     session.end_turn()
     assert updates.of(TurnCommitted)
-    assert "match log stopped" in session.log_problem
-    assert "match log stopped" in session.links.detail
+    assert "match log: cannot write" in session.log_problem
+    assert "1 turn(s) kept" in session.links.detail
+    session.close()
+    assert session.unrecorded_turns == 1  # said, never reported done
+
+
+def flaky(store: MatchStore) -> list[bool]:
+    """Make every write of ``store`` fail with "database is locked" while the returned
+    flag's first item is true (another program holding the file, a full disk)."""
+    from companion.matchlog import MatchLogError
+
+    broken = [False]
+    for name in ("begin_match", "commit_turn", "record_event", "finish_match",
+                 "resolve_warning"):
+        real = getattr(store, name)
+
+        def failing(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            if broken[0]:
+                raise MatchLogError("database is locked")
+            return _real(*args, **kwargs)
+
+        setattr(store, name, failing)
+    return broken
+
+
+def test_turns_the_store_cannot_take_wait_and_are_written_when_it_can(store: MatchStore
+                                                                      ) -> None:
+    """Issue 18, data loss: a store error mid-match stopped the recording for good, while
+    turns went on being confirmed. Now the turn the store could not take waits (in order),
+    is said on the status line and on the LEDs (the side to move's LED turns magenta), no
+    further turn is ended by a button while it waits, and it is written when the store works
+    again (tried again with backoff, and at once on a press)."""
+    broken = flaky(store)
+    session, board, updates = session_with(store)
+    session.observe(START, t=0.0)
+    match = session.match_id
+    assert match is not None
+    broken[0] = True
+    session.observe(AFTER_D3, t=1.0)
+    session.end_turn()                            # south's turn: committed, not recorded
+    assert session.unrecorded_turns == 1
+    assert "1 turn(s) kept until it can" in session.links.detail
+    assert board.status_leds["turn_2"] is Color.MAGENTA  # north to move, a turn waiting
+    after_north, _ = play(end_turn(AFTER_D3), parse_move("Pd8-d6"))
+    session.observe(after_north, t=2.0)
+    session.end_turn()                            # north's press: refused, the turn open
+    refused = updates.of(Refused)
+    assert refused and "database is locked" in refused[-1].reason
+    assert len(updates.of(TurnCommitted)) == 1 and store.get_match(match).turns == ()
+    broken[0] = False                             # the other program lets go
+    session.observe(after_north, t=30.0)          # the next frame after the backoff
+    assert session.unrecorded_turns == 0 and session.log_problem == ""
+    assert board.status_leds["turn_2"] is Color.WHITE
+    session.end_turn()
+    assert [t.moves for t in store.get_match(match).turns] == [("Pd1-d3",), ("Pd8-d6",)]
+    session.close()
 
 
 class ScriptedVision:
