@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +23,7 @@ import numpy as np
 from calibration.errors import CalibrationError
 from calibration.files import read_json_file, write_text_atomically
 from calibration.intrinsics import CameraIntrinsics, undistorter
+from companion.rules.common import quoted
 from vision.classify import (
     CORNER_EDGES,
     EDGES,
@@ -181,6 +183,14 @@ class Profile:
             # Version 1 sampled walls elsewhere: its empty-mat look belongs to other points.
             raise CalibrationError(f"profile version {version} was made by an older "
                                    "tabletop-companion: calibrate again from the start position")
+        where = _not_finite(doc)
+        if where:
+            raise CalibrationError(f"profile is damaged: {where} is not a finite number")
+        size = doc.get("image_size")
+        if not (isinstance(size, list) and len(size) == 2
+                and all(isinstance(n, int) and MIN_FRAME_PX <= n <= MAX_FRAME_PX for n in size)):
+            raise CalibrationError(f"profile is damaged: image_size {quoted(size)} is not a "
+                                   f"frame size ({MIN_FRAME_PX} to {MAX_FRAME_PX} pixels a side)")
         lens = doc.get("intrinsics")  # optional: absent from profiles without one
         intrinsics = None if lens is None else CameraIntrinsics.from_json(lens)
         try:
@@ -221,6 +231,28 @@ class Profile:
     @classmethod
     def load(cls, path: str | Path) -> Profile:
         return cls.from_json(read_json_file(path, "profile"))
+
+
+MIN_FRAME_PX, MAX_FRAME_PX = 16, 16384  # a profile's frame size, each side
+
+
+def _not_finite(doc: Any, path: str = "") -> str:
+    """Where in a JSON document a number is NaN or infinite (Python's reader takes both),
+    or "" where none is."""
+    if isinstance(doc, float) and not math.isfinite(doc):
+        return path or "the document"
+    if isinstance(doc, dict):
+        items: Any = doc.items()
+    elif isinstance(doc, list):
+        items = enumerate(doc)
+    else:
+        return ""
+    for key, value in items:
+        if isinstance(value, (dict, list, float)):
+            found = _not_finite(value, f"{path}[{key!r}]" if path else repr(key))
+            if found:
+                return found
+    return ""
 
 
 def unsure_note(profile: Profile) -> str:

@@ -57,8 +57,9 @@ class VirtualDevice:
             self._thread.join(timeout=2.0)
         with self._lock:
             self._unplug_fds()
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):  # already gone when the cable was out
             os.unlink(self.port)
+        with contextlib.suppress(OSError):
             self._dir.rmdir()
 
     def unplug(self) -> None:

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from companion.commands import clip, demo, mat, matches, quest, referee, rules, run
@@ -33,7 +35,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_on_sigterm() -> None:
+    """SIGTERM (a service manager, ``kill``) ends a command as Ctrl-C does: through its
+    cleanup (the match log closed, the virtual board's temp folder removed), not mid-write."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        def stop(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _stop_on_sigterm()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

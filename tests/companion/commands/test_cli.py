@@ -475,3 +475,30 @@ def test_outputs_refuse_a_device(args: list[str], capsys: pytest.CaptureFixture[
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "/dev/null is a device" in err
+
+
+def test_sigterm_ends_a_long_running_command_through_its_cleanup(tmp_path: Path) -> None:
+    """Issue 18, "Clean temp folders on every exit, including signals": `companion bridge
+    simulate` killed with SIGTERM (as a service manager stops it) leaves no companion-board-*
+    folder behind (Python's default SIGTERM skipped every cleanup), and no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[3]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "bridge", "simulate", "--seed", "3"], cwd=root,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(root)})
+    try:
+        port = proc.stdout.readline().strip()  # type: ignore[union-attr]
+        assert Path(port).exists() and str(tmp_path) in port
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)  # generous: CI machines are shared and slow
+        assert "Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
+        assert list(tmp_path.glob("companion-board-*")) == []
+    finally:
+        proc.kill()
