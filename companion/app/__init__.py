@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -23,17 +24,48 @@ if TYPE_CHECKING:
     from companion.live.quest import QuestSession
 
 DEFAULT_TITLE = "Teleporters companion"
+X11_SOCKETS = "/tmp/.X11-unix"  # where a local X server listens
 DEFAULT_SIZE = (1280, 800)  # a 10-inch tablet in landscape; a desktop window may be resized
 
 
 def display_available() -> bool:
-    """Whether a window can be opened: a desktop session (X11 or Wayland), a platform with a
-    window system of its own, or an SDL video driver chosen explicitly (``offscreen`` renders
-    through EGL without any display, ``kmsdrm`` straight to a screen)."""
+    """Whether a window can be opened: a desktop session (X11 or Wayland) that answers, a
+    platform with a window system of its own, or an SDL video driver chosen explicitly
+    (``offscreen`` renders through EGL without any display, ``kmsdrm`` straight to a screen).
+    A ``DISPLAY`` or ``WAYLAND_DISPLAY`` nothing listens on (a stale one from an ssh session)
+    is no display: SDL would fall back to a window nobody sees, and the command would wait
+    for it to be closed."""
     if sys.platform in ("win32", "darwin") or "ANDROID_ARGUMENT" in os.environ:
         return True
-    return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY",
-                                                 "SDL_VIDEODRIVER"))
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return True
+    wayland = os.environ.get("WAYLAND_DISPLAY", "")
+    if wayland and _listens(os.path.join(os.environ.get("XDG_RUNTIME_DIR", ""), wayland)):
+        return True
+    return _x_display_answers(os.environ.get("DISPLAY", ""))
+
+
+def _listens(address: str | tuple[str, int]) -> bool:
+    """Whether something accepts a connection at a Unix socket path or a TCP address."""
+    family = socket.AF_UNIX if isinstance(address, str) else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.settimeout(0.5)
+            s.connect(address)
+        return True
+    except OSError:
+        return False
+
+
+def _x_display_answers(display: str) -> bool:
+    """Whether the X server named by ``display`` (":0", "host:10.0", "unix:1") listens."""
+    host, colon, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not colon or not number.isascii() or not number.isdigit():
+        return False
+    if host in ("", "unix"):
+        return _listens(os.path.join(X11_SOCKETS, f"X{number}"))
+    return _listens((host, 6000 + int(number)))
 
 
 def prepare_kivy_env(*, home: str | None = None, quiet: bool = False,

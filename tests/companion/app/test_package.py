@@ -29,19 +29,43 @@ def _run(code_or_args: list[str], env: dict[str, str], timeout: float = 90
 @pytest.mark.parametrize(("env", "expected"), [
     ({}, False),
     ({"DISPLAY": ":0"}, True),
+    ({"DISPLAY": ":7"}, False),  # a stale DISPLAY nothing listens on (an ssh session's)
+    ({"DISPLAY": "unix:0.0"}, True),
+    ({"DISPLAY": "nonsense"}, False),
     ({"WAYLAND_DISPLAY": "wayland-0"}, True),
+    ({"WAYLAND_DISPLAY": "wayland-9"}, False),
     ({"SDL_VIDEODRIVER": "offscreen"}, True),
     ({"DISPLAY": ""}, False),
 ])
 def test_display_available_says_whether_a_window_can_open(
-        monkeypatch: pytest.MonkeyPatch, env: dict[str, str], expected: bool) -> None:
-    """The CLI falls back to headless with a message when this says no."""
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str],
+        expected: bool) -> None:
+    """The CLI falls back to headless with a message when this says no. Issue 18: a DISPLAY
+    no X server answers made the app open a window nobody saw, and the command hang."""
+    import socket
+
+    import companion.app as app
+
     for key in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "ANDROID_ARGUMENT"):
         monkeypatch.delenv(key, raising=False)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setattr(sys, "platform", "linux")
-    assert display_available() is expected
+    # an X server on display 0 and a Wayland compositor "wayland-0", listening here
+    (tmp_path / "x11").mkdir()
+    monkeypatch.setattr(app, "X11_SOCKETS", str(tmp_path / "x11"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    servers = []
+    for path in (tmp_path / "x11" / "X0", tmp_path / "wayland-0"):
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(path))
+        server.listen(1)
+        servers.append(server)
+    try:
+        assert display_available() is expected
+    finally:
+        for server in servers:
+            server.close()
 
 
 def test_importing_the_app_package_neither_imports_kivy_nor_prints() -> None:
