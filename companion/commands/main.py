@@ -10,7 +10,7 @@ import threading
 from collections.abc import Sequence
 
 from companion.commands import clip, demo, mat, matches, quest, referee, rules, run
-from companion.commands.common import EXIT_BAD_INPUT, EXIT_OK
+from companion.commands.common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK
 from companion.errors import UserError
 from companion.rules import RulesError
 from firmware_bridge.cli import register as register_bridge
@@ -67,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM where the command has no answer of its own
+        print(f"\ncompanion {args.command}: stopped", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -451,3 +451,19 @@ def test_a_randomised_print_is_refereed_turn_by_turn_with_no_phantom(tmp_path: P
             got.number, text.getvalue())
     assert not summary.corrections and not summary.unfinished, text.getvalue()
     assert "moved first" not in text.getvalue()
+
+
+def test_ctrl_c_while_calibrating_from_the_recording_is_one_line(
+        clips, tmp_path: Path, capsys, monkeypatch) -> None:
+    """Issue 18: Ctrl-C during calibration from a recording's first frames was a Python
+    traceback. It is one line and exit 130, as a shell reports Ctrl-C."""
+    import companion.commands.opening as opening
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # as Ctrl-C lands in the middle of calibrating
+
+    monkeypatch.setattr(opening, "calibrate_from", pressed)
+    _, path, _ = clips["frames-faulty"]
+    assert main(["referee", "--source", str(path), "--db", str(tmp_path / "m.sqlite3")]) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.strip() == "companion referee: stopped"
