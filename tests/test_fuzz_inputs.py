@@ -51,6 +51,16 @@ def mutated(text: str) -> st.SearchStrategy[str]:
                     min_size=1, max_size=6).map(apply)
 
 
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@pytest.fixture(scope="module", autouse=True)
+def peak_at_start() -> float:
+    """The process's peak memory before this module's first test (others ran before it)."""
+    return _peak_mb()
+
+
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], codes: set[int]) -> int:
     start = time.monotonic()
     try:
@@ -164,10 +174,11 @@ def test_detect_takes_any_damaged_profile(profile_doc: tuple[dict[str, Any], Pat
     check()
 
 
-def test_the_fuzzing_stays_under_the_memory_ceiling() -> None:
-    """Run last in this module (pytest keeps file order): the process's peak so far."""
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    assert peak_mb < MEMORY_MB + 600, peak_mb  # the test process itself (numpy, cv2, kivy)
+def test_the_fuzzing_stays_under_the_memory_ceiling(peak_at_start: float) -> None:
+    """After the generated inputs above (pytest keeps a file's order): the process's peak
+    grew by less than the ceiling (run alone, the whole process peaks near 220 MB)."""
+    grown = _peak_mb() - peak_at_start
+    assert grown < MEMORY_MB, grown
 
 
 @pytest.mark.parametrize(("path", "value", "words"), [
