@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from companion.commands.common import add_db_argument
+from companion.commands.common import EXIT_INTERRUPTED, add_db_argument
 from companion.commands.front_end import app_unless_headless
 from companion.live.quest import QuestSession, QuestTextLog
 from companion.live.recorder import open_store
@@ -115,9 +115,9 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
     except DemoError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM: what was recorded is kept
         say("stopped")
-        return 1
+        return EXIT_INTERRUPTED
     finally:
         session.close()
         board.stop()
@@ -193,9 +193,9 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
     except DemoError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM: what was recorded is kept
         say("stopped")
-        return 1
+        return EXIT_INTERRUPTED
     finally:
         session.close()
         board.stop()

@@ -10,9 +10,10 @@ import threading
 from collections.abc import Sequence
 
 from companion.commands import clip, demo, mat, matches, quest, referee, rules, run
-from companion.commands.common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK
+from companion.commands.common import EXIT_BAD_INPUT, EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK
 from companion.errors import UserError
 from companion.rules import RulesError
+from companion.rules.common import quoted
 from firmware_bridge.cli import register as register_bridge
 
 
@@ -21,6 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="tabletop-companion: a referee for physical board games.",
     )
+    parser.add_argument("--debug", action="store_true",
+                        help="show the Python traceback of an unexpected error (to report it)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # in the order `companion --help` lists them
     rules.register(sub)  # setup, judge
@@ -70,6 +73,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM where the command has no answer of its own
         print(f"\ncompanion {args.command}: stopped", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as exc:  # a bug: one line, unless the user asked for the trace
+        if args.debug:
+            raise
+        print(f"companion {args.command}: unexpected error ({type(exc).__name__}: "
+              f"{quoted(str(exc))[1:-1]}); this is a bug: run it again with "
+              "`companion --debug ...` and report what it prints", file=sys.stderr)
+        return EXIT_FAULT
 
 
 if __name__ == "__main__":

@@ -502,3 +502,26 @@ def test_sigterm_ends_a_long_running_command_through_its_cleanup(tmp_path: Path)
         assert list(tmp_path.glob("companion-board-*")) == []
     finally:
         proc.kill()
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_unexpected_error_is_one_line_unless_debug(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        debug: bool) -> None:
+    """Issue 18: "No Python traceback reaches the user unless --debug is given": a bug
+    (here a ZeroDivisionError in a command) is one line naming it and asking for a report,
+    exit 1; with --debug its traceback is shown."""
+    import companion.commands.mat as mat_command
+
+    def buggy(args: object) -> int:
+        return 1 // 0
+
+    monkeypatch.setattr(mat_command, "_cmd_mat", buggy)
+    argv = [*(["--debug"] if debug else []), "mat", "--out", "unused.png"]
+    if debug:
+        with pytest.raises(ZeroDivisionError):
+            main(argv)
+        return
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ZeroDivisionError" in err and "--debug" in err

@@ -152,3 +152,35 @@ def test_when_vision_is_unsure_the_players_hold_still_until_it_has_looked_again(
     assert vision.doubts == 0
     (commit,) = [e for e in events if isinstance(e, TurnCommitted)]
     assert [m.notation() for m in commit.moves] == ["Pe6-e8"]
+
+
+def test_sigterm_stops_the_demo_with_what_it_recorded(tmp_path: Path) -> None:
+    """Issue 18, "a signal test for every long-running command": `companion demo` stopped
+    with SIGTERM part-way ends through its cleanup: exit 130, "stopped", no traceback, the
+    match log closed and readable with the turns committed so far."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from companion.matchlog import MatchStore
+
+    root = Path(__file__).resolve().parents[3]
+    db = tmp_path / "m.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "demo", "--headless", "--db", str(db)], cwd=root,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(root), "TMPDIR": str(tmp_path)})
+    assert proc.stdout is not None
+    for line in proc.stdout:  # wait for the first committed turn
+        if "COMMIT" in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "stopped" in out and "Traceback" not in err
+    with MatchStore(db) as store:
+        (match,) = store.list_matches()
+        assert match.turns >= 1
+    assert list(tmp_path.glob("companion-board-*")) == []
