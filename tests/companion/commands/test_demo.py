@@ -162,7 +162,6 @@ def test_sigterm_stops_the_demo_with_what_it_recorded(tmp_path: Path) -> None:
     import signal
     import subprocess
     import sys
-    import time
 
     from companion.matchlog import MatchStore
 
