@@ -207,6 +207,10 @@ def open_connection(path: Path, *, create: bool = True) -> sqlite3.Connection:
         _migrate(conn, path)
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if "readonly" in str(exc):  # a sound store this user or disk may not write
+            raise MatchLogError(f"{path} is read-only here ({exc}): the match log writes to "
+                                "it; check its and its folder's permissions, or give --db a "
+                                "writable path") from None
         raise StoreCorruptError(f"{path} is corrupt or not a match store: {exc}") from None
     except BaseException:
         conn.close()

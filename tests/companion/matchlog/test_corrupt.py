@@ -153,3 +153,43 @@ def test_a_store_whose_log_a_killed_writer_left_opens(tmp_path: Path,
     with pytest.raises(StoreCorruptError, match="readonly"):
         MatchStore(other)
     assert other.read_bytes() == before
+
+
+def test_a_read_only_store_is_said_to_be_read_only_not_corrupt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18, silent wrong answers: "A read-only store is reported as corrupt". A sound
+    store this user (or a read-only disk) may not write is named read-only, with what to do;
+    its content is untouched. (These machines run as root, which file permissions do not
+    stop: SQLite's own refusal stands in for them.)"""
+    import sqlite3
+
+    import companion.matchlog.schema as schema
+    from companion.commands.main import main
+
+    path = tmp_path / "m.sqlite3"
+    full_store(path, matches=2)
+    before = path.read_bytes()
+    real = sqlite3.connect
+
+    class ReadOnly:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def execute(self, sql: str, *args: object) -> object:
+            if sql.lstrip().upper().startswith("PRAGMA JOURNAL_MODE"):
+                raise sqlite3.OperationalError("attempt to write a readonly database")
+            return self.conn.execute(sql, *args)
+
+        def close(self) -> None:
+            self.conn.close()
+
+    def connect(database: object, *args: object, **kwargs: object) -> object:
+        conn = real(database, *args, **kwargs)  # type: ignore[arg-type]
+        return conn if "mode=ro" in str(database) else ReadOnly(conn)
+
+    monkeypatch.setattr(schema.sqlite3, "connect", connect)
+    assert main(["matches", "list", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is read-only here" in err and "corrupt" not in err
+    assert path.read_bytes() == before
