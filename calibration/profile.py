@@ -39,6 +39,7 @@ from vision.classify import (
     light_allowances,
     read_colour,
     sample_layout,
+    samples_per_space,
     wall_camouflage,
     wall_candidate_count,
 )
@@ -195,12 +196,22 @@ class Profile:
         intrinsics = None if lens is None else CameraIntrinsics.from_json(lens)
         try:
             empty = np.array(doc["empty_mat"], np.float32)
+            if empty.shape != (64, samples_per_space(), 3):
+                raise ValueError(f"empty_mat is {list(empty.shape)}, not "
+                                 f"[64, {samples_per_space()}, 3]")
             empty[empty <= -9.0] = np.nan
             K = doc["camera"]["K"]
+            homography = np.array(doc["homography"], float).reshape(3, 3)
+            if abs(np.linalg.det(homography)) < 1e-12:
+                raise ValueError("the homography is singular: it maps the mat to nothing")
+            if K is not None:
+                k = np.array(K, float).reshape(3, 3)
+                if not (k[0, 0] > 0 and k[1, 1] > 0 and abs(np.linalg.det(k)) > 1e-9):
+                    raise ValueError("the camera matrix K has no positive focal lengths")
             pieces = doc.get("pieces", {})
             return cls(
                 image_size=(int(doc["image_size"][0]), int(doc["image_size"][1])),
-                homography=np.array(doc["homography"], float).reshape(3, 3),
+                homography=homography,
                 colours={s: ColourModel.from_json(doc["colours"][s]) for s in ("south", "north")},
                 empty=empty,
                 south_at=str(doc.get("south_at", "bottom")),

@@ -185,6 +185,9 @@ def test_the_fuzzing_stays_under_the_memory_ceiling(peak_at_start: float) -> Non
     (("noise",), float("nan"), "'noise' is not a finite number"),
     (("homography", 0, 0), float("inf"), "'homography'[0][0] is not a finite number"),
     (("image_size", 0), 10**9, "is not a frame size"),
+    (("empty_mat",), [[[0.5, 0.0, 0.0]]], "empty_mat is [1, 1, 3]"),  # was an IndexError
+    (("homography",), [[0, 0, 0], [0, 0, 0], [0, 0, 1]], "singular"),  # was read, and wrong
+    (("camera", "K"), [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "no positive focal lengths"),
 ])
 def test_a_profile_with_nan_or_absurd_sizes_is_refused(
         profile_doc: tuple[dict[str, Any], Path], tmp_path: Path,

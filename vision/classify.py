@@ -98,6 +98,12 @@ def _wall_candidates(g: PieceGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return a, inset, z
 
 
+def samples_per_space() -> int:
+    """How many points :func:`sample_layout` samples per space: the top and footprint
+    discs, the wall samples, the corners and the wall tops either side of each corner."""
+    return 2 * CLASSIFY.disc_samples + 4 * WALL_SAMPLES + 4 + 8
+
+
 def wall_candidate_count() -> int:
     """Candidate points per edge among which :func:`sample_layout` chooses wall samples."""
     return len(_wall_candidates(PieceGeometry())[0])

@@ -405,3 +405,13 @@ def test_calibration_takes_the_grid_from_the_empty_photo_where_pieces_hide_it() 
     seen = project(profile.homography, grid)
     assert min(float(np.abs(np.roll(seen, k, axis=0) - start.corners).max())
                for k in range(4)) < 1.5
+
+
+def test_samples_per_space_is_the_layouts() -> None:
+    """A profile's empty look is checked against this count (issue 18: a damaged profile is
+    refused, not read): it must be what the layout really samples."""
+    from vision.classify import sample_layout, samples_per_space
+    from vision.geometry import camera_model
+
+    cam = camera_model(np.array([[60.0, 0, 100], [0, 60.0, 60], [0, 0, 1]]), 640, 480)
+    assert sample_layout(cam, walls=False).points.shape[1] == samples_per_space()
