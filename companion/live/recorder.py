@@ -64,6 +64,11 @@ RETRY_FIRST_S = 1.0  # after a failed write, the store is tried again this much 
 RETRY_MOST_S = 30.0  # ... doubling each time up to this
 
 
+# the referee's events the match log keeps
+_RECORDED = (GameStarted, TurnCommitted, GameWon, IllegalChange, WarningCleared,
+             CorrectionAccepted, FirstMoverChosen, CommitUndone, DieRolled)
+
+
 class Recorder:
     """Writes the referee's events to a ``MatchStore``. Times are the session's seconds,
     anchored to the wall clock when the session began.
@@ -108,7 +113,8 @@ class Recorder:
         return bool(self._waiting)
 
     def handle(self, event: Event, state: RefereeState) -> None:
-        self._waiting.append((event, state.turn_start))
+        if isinstance(event, _RECORDED):  # the others (tentative moves, hands) are not kept
+            self._waiting.append((event, state.turn_start))
         self.flush(event.t)
 
     def flush(self, t: float, now: bool = False) -> bool:
