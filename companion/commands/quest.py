@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.commands.common import add_db_argument
+from companion.commands.common import EXIT_INTERRUPTED, add_db_argument
 from companion.commands.options import natural
 from companion.commands.position_files import read_position
 from companion.errors import UserError
@@ -190,8 +190,9 @@ def _live(quest: Quest, args: Any) -> int:
         session.on_update(QuestTextLog(sys.stdout))
         try:
             session.run()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # what was found is kept
             say("stopped")
+            return EXIT_INTERRUPTED
         return 0
     finally:
         session.close()

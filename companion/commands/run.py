@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from companion.commands.common import (
     EXIT_FAULT,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     add_calibration_source,
     add_db_argument,
@@ -47,9 +48,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = sub.add_parser(
         "run", help="referee a real game: camera, mat profile, LED/die board, app",
         description="Without --profile the mat is calibrated from the camera's first still "
-        "frames, which must show the start position. Exit status: 0 when stopped, 2 bad input "
-        "(profile, empty-mat photo, camera, board port, match store, no start position to "
-        "calibrate from).")
+        "frames, which must show the start position. Exit status: 0 when the app is closed, "
+        "130 when stopped with Ctrl-C (headless), 1 when turns could not be recorded, 2 bad "
+        "input (profile, empty-mat photo, camera, board port, match store, no start position "
+        "to calibrate from).")
     run.add_argument("--camera", type=natural, default=0, metavar="N", help="camera index "
                      "(default 0)")
     add_calibration_source(run, "the camera as the game starts")
@@ -108,10 +110,11 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
                 thing.close()
         if isinstance(exc, KeyboardInterrupt):  # Ctrl-C while waiting for a still set-up
             say("stopped before the game began")
-            return 0
+            return EXIT_INTERRUPTED
         raise
     session = Session.from_profile(prof, source=source, board=board, store=store,
                                    log_note="" if store is not None else "not recording")
+    stopped = False
     try:
         if app is not None:
             session.start()
@@ -122,18 +125,19 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
             session.on_update(TextLog(out))
             try:
                 session.run()
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # what was committed is kept, the match resumable
                 say("stopped")
+                stopped = True
     finally:
         session.close()
-    return _unrecorded(session)
+    return _unrecorded(session, EXIT_INTERRUPTED if stopped else EXIT_OK)
 
 
-def _unrecorded(session: Session) -> int:
-    """0, or 1 with one line on stderr when committed turns never reached the match log
-    (never report success for work not done)."""
+def _unrecorded(session: Session, otherwise: int) -> int:
+    """1 with one line on stderr when committed turns never reached the match log (never
+    report success for work not done); else ``otherwise``."""
     if not session.unrecorded_turns:
-        return EXIT_OK
+        return otherwise
     print(f"companion run: {session.unrecorded_turns} turn(s) could not be written to the "
           f"match log ({session.log_problem}): it is incomplete", file=sys.stderr)
     return EXIT_FAULT

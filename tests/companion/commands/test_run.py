@@ -112,7 +112,7 @@ def test_run_referees_the_camera_lights_the_board_and_its_button_commits(
                   + [(after, device.press_button)] + [(after, None)] * 20)
         assert run_live(camera=0, profile=profile_path, bridge=device.port, db=str(db),
                         headless=True, out=out,
-                        opener=lambda _: FakeCapture(script)) == 0
+                        opener=lambda _: FakeCapture(script)) == 130  # Ctrl-C
     text = out.getvalue()
     assert "MOVES     south: Pd1-d3" in text and "light d1 dim green; d3 green" in text
     assert "committed by the board's button: Pd1-d3" in text
@@ -137,7 +137,7 @@ def test_run_without_a_profile_calibrates_with_the_empty_mat_photo(tmp_path: Pat
     out = io.StringIO()
     script = [(start, None)] * 20 + [(after, None)] * 15
     assert run_live(camera=0, empty=str(empty), bridge="none", db=str(tmp_path / "m.sqlite3"),
-                    headless=True, out=out, opener=lambda _: FakeCapture(script)) == 0
+                    headless=True, out=out, opener=lambda _: FakeCapture(script)) == 130
     text = out.getvalue()
     assert "calibrating the mat from camera 0" in text
     assert "with the mat calibrated at the start" in text
@@ -170,11 +170,12 @@ def test_run_refuses_an_empty_photo_it_cannot_use(
 
 def test_ctrl_c_while_calibrating_from_the_camera_stops_cleanly(tmp_path: Path) -> None:
     """Issue 16: without --profile, Ctrl-C while `run` waits for a still set-up to calibrate
-    from is a stop (exit 0, said), not a traceback; the camera is closed."""
+    from is a stop (said; exit 130 as a shell reports Ctrl-C, issue 18), not a traceback;
+    the camera is closed."""
     start = render(START.to_json(), SCENE.with_(seed=901)).image
     capture = FakeCapture([(start, None)] * 3)  # too short to be still; then Ctrl-C
     out = io.StringIO()
     assert run_live(camera=0, bridge="none", db=str(tmp_path / "m.sqlite3"), headless=True,
-                    out=out, opener=lambda _: capture) == 0
+                    out=out, opener=lambda _: capture) == 130
     assert out.getvalue().rstrip().endswith("stopped before the game began")
     assert not capture.opened
