@@ -178,3 +178,19 @@ def test_a_damaged_stretch_of_video_is_skipped_not_taken_for_the_end(
     assert read == [*range(30), *range(70, 100)]
     assert len(skipped) == 40 and skipped[0].detail == "frame 30 unreadable"
     assert out[-1].kind is SourceEventKind.ENDED  # type: ignore[union-attr]
+
+
+def test_thirty_unreadable_frames_in_a_row_in_a_folder_are_skipped_not_the_end(
+        tmp_path: Path) -> None:
+    """Issue 18, data loss: "30 unreadable frames in a row in the middle" of a folder
+    recording: each is reported and skipped, and the frames after them are read."""
+    for i in range(50):
+        path = tmp_path / f"frame_{i}.png"
+        if 10 <= i < 40:
+            path.write_bytes(b"not an image")
+        else:
+            cv2.imwrite(str(path), image(i))
+    out = list(frames(FolderSource(tmp_path, fps=10)))
+    assert [f.index for f in out if isinstance(f, Frame)] == [*range(10), *range(40, 50)]
+    corrupt = [e for e in out if isinstance(e, SourceEvent) and e.kind is SourceEventKind.CORRUPT]
+    assert len(corrupt) == 30 and out[-1].kind is SourceEventKind.ENDED  # type: ignore[union-attr]

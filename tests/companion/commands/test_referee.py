@@ -467,3 +467,11 @@ def test_ctrl_c_while_calibrating_from_the_recording_is_one_line(
     assert main(["referee", "--source", str(path), "--db", str(tmp_path / "m.sqlite3")]) == 130
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.strip() == "companion referee: stopped"
+
+
+def test_a_number_given_as_source_is_no_camera(tmp_path: Path, capsys) -> None:
+    """Issue 18, silent wrong answers: "`--source 2024` opens camera 2024 instead of saying
+    the file is missing". A recording is a file or a folder; a camera is `companion run`'s."""
+    assert main(["referee", "--source", "2024", "--db", str(tmp_path / "m.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "to referee from camera 2024 use companion run" in err
