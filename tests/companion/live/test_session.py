@@ -243,11 +243,13 @@ def test_a_failing_match_store_is_said_and_the_game_goes_on(tmp_path: Path) -> N
     assert session.unrecorded_turns == 1  # said, never reported done
 
 
-def flaky(store: MatchStore) -> list[bool]:
-    """Make every write of ``store`` fail with "database is locked" while the returned
-    flag's first item is true (another program holding the file, a full disk)."""
+def flaky(store: MatchStore, fault: Exception | None = None) -> list[bool]:
+    """Make every write of ``store`` fail with ``fault`` (default "database is locked")
+    while the returned flag's first item is true (another program holding the file, a full
+    disk, an I/O error)."""
     from companion.matchlog import MatchLogError
 
+    error = fault or MatchLogError("database is locked")
     broken = [False]
     for name in ("begin_match", "commit_turn", "record_event", "finish_match",
                  "resolve_warning"):
@@ -255,21 +257,26 @@ def flaky(store: MatchStore) -> list[bool]:
 
         def failing(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
             if broken[0]:
-                raise MatchLogError("database is locked")
+                raise error
             return _real(*args, **kwargs)
 
         setattr(store, name, failing)
     return broken
 
 
-def test_turns_the_store_cannot_take_wait_and_are_written_when_it_can(store: MatchStore
-                                                                      ) -> None:
+@pytest.mark.parametrize("fault", ["database is locked", "database or disk is full",
+                                   "disk I/O error", "no space left"])
+def test_turns_the_store_cannot_take_wait_and_are_written_when_it_can(store: MatchStore,
+                                                                      fault: str) -> None:
     """Issue 18, data loss: a store error mid-match stopped the recording for good, while
     turns went on being confirmed. Now the turn the store could not take waits (in order),
     is said on the status line and on the LEDs (the side to move's LED turns magenta), no
     further turn is ended by a button while it waits, and it is written when the store works
     again (tried again with backoff, and at once on a press)."""
-    broken = flaky(store)
+    from companion.matchlog import MatchLogError
+
+    broken = flaky(store, OSError(28, "No space left on device") if fault == "no space left"
+                   else MatchLogError(fault))
     session, board, updates = session_with(store)
     session.observe(START, t=0.0)
     match = session.match_id
@@ -284,7 +291,7 @@ def test_turns_the_store_cannot_take_wait_and_are_written_when_it_can(store: Mat
     session.observe(after_north, t=2.0)
     session.end_turn()                            # north's press: refused, the turn open
     refused = updates.of(Refused)
-    assert refused and "database is locked" in refused[-1].reason
+    assert refused and "cannot write" in refused[-1].reason
     assert len(updates.of(TurnCommitted)) == 1 and store.get_match(match).turns == ()
     broken[0] = False                             # the other program lets go
     session.observe(after_north, t=30.0)          # the next frame after the backoff
