@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from companion.commands.common import EXIT_INTERRUPTED, add_db_argument
 from companion.commands.front_end import app_unless_headless
@@ -39,6 +39,9 @@ from companion.sim.demo import (
     virtual_board,
 )
 from companion.sim.quest_table import PLAYER, QuestTable
+
+if TYPE_CHECKING:
+    from calibration.profile import Profile
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,12 +80,8 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
 
     app = app_unless_headless(headless, say)
     store = open_store(db, say)
-    try:
-        profile = calibrate_table()
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        if store is not None:
-            store.close()
+    profile = _calibrated(store)
+    if profile is None:
         return 1
     board = virtual_board(say)
     table = DemoTable(paced=app is not None and not fast, press_button=board.press,
@@ -92,7 +91,8 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
                       tags=TAGS, simulated=True,
                       log_note="" if store is not None else "not recording")
     table.bind(session)
-    try:
+
+    def play() -> int:
         if app is not None:
             session.start()
             app.run_app(session)
@@ -112,15 +112,8 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
         unrecorded = session.flush_log()
         say(_recorded(session, store))
         return 1 if unrecorded else 0  # never report success for work not done
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM: what was recorded is kept
-        say("stopped")
-        return EXIT_INTERRUPTED
-    finally:
-        session.close()
-        board.stop()
+
+    return _to_the_end(play, say, session.close, board.stop)
 
 
 def _header(say: Callable[[str], None], store: MatchStore | None, board: DemoBoard) -> None:
@@ -159,18 +152,15 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
     except MatchLogError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 2
-    try:
-        profile = calibrate_table()
-    except DemoError as exc:
-        print(f"companion demo: {exc}", file=sys.stderr)
-        if store is not None:
-            store.close()
+    profile = _calibrated(store)
+    if profile is None:
         return 1
     board = virtual_board(say)
     table = QuestTable()
     session = QuestSession(Quest.QUEENS, player=PLAYER, vision=Vision.from_profile(profile),
                            source=table, board=board.link, store=store)
-    try:
+
+    def play() -> int:
         if app is not None:
             app.run_quest_app(session)
             return 0
@@ -190,15 +180,37 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
             + (f" (kept in {store.path})" if store is not None and not session.problem
                else f" ({session.problem or 'not kept: no match store'})"))
         return 0
+
+    return _to_the_end(play, say, session.close, board.stop)
+
+
+def _calibrated(store: MatchStore | None) -> Profile | None:
+    """The simulated table's profile; None (said, and the store closed) when calibration
+    refused every photo."""
+    try:
+        return calibrate_table()
+    except DemoError as exc:
+        print(f"companion demo: {exc}", file=sys.stderr)
+        if store is not None:
+            store.close()
+        return None
+
+
+def _to_the_end(play: Callable[[], int], say: Callable[[str], None],
+                *closing: Callable[[], None]) -> int:
+    """Run a demo's ``play``: a DemoError is said, exit 1; Ctrl-C (or SIGTERM) stops it,
+    exit 130, with what was recorded kept; the session and the board close either way."""
+    try:
+        return play()
     except DemoError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM: what was recorded is kept
+    except KeyboardInterrupt:
         say("stopped")
         return EXIT_INTERRUPTED
     finally:
-        session.close()
-        board.stop()
+        for close in closing:
+            close()
 
 
 __all__ = ["register", "run_demo", "run_quest_demo"]
