@@ -60,6 +60,7 @@ from vision.shapes import (
     log_change,
     pole_axes,
     pole_body,
+    pole_rims,
     sample_maps,
     shadow_offsets,
     shadow_points,
@@ -120,6 +121,9 @@ class Profile:
     # space's Pole would cast it (vision.shapes.PoleShadow); None: no clear shadow
     pole_shadow: PoleShadow | None = None
     empty_shadows: np.ndarray | None = None
+    # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
+    # (vision.shapes.PoleRims); None without an empty-mat photo
+    empty_rims: np.ndarray | None = None
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
@@ -131,7 +135,8 @@ class Profile:
                         camouflage=self.camouflage, set_size=SET_SIZE,
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
-                        empty_shadows=self.empty_shadows, foot_threshold=self.foot_threshold)
+                        empty_shadows=self.empty_shadows, foot_threshold=self.foot_threshold,
+                        empty_rims=self.empty_rims)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -167,6 +172,7 @@ class Profile:
             "foot_threshold": self.foot_threshold,
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
+            "empty_rims": _looks_json(self.empty_rims),
         }
 
     def save(self, path: str | Path) -> None:
@@ -235,6 +241,8 @@ class Profile:
                 body_threshold=_threshold_json("body_threshold", doc.get("body_threshold")),
                 foot_threshold=_threshold_json("foot_threshold", doc.get("foot_threshold")),
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
+                empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
+                    64, CLASSIFY.rim_directions, 2)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -477,7 +485,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     bright = shade = None
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
-    foot_threshold = None
+    foot_threshold = empty_rims = None
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
         camouflage = wall_camouflage(cam, empty, colours, geometry)
@@ -494,7 +502,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         palette = Palette.learn(image, fix.homography, noise).union(
             Palette.learn(empty, fix.homography, noise))
         inks = None
-        shapes = (line_layout(cam, geometry), pole_axes(cam, geometry))
+        shapes = (line_layout(cam, geometry), pole_axes(cam, geometry),
+                  pole_rims(cam, geometry))
         empty_lines = lightness_at(empty, sample_maps(shapes[0].points, cam))
         axes_at = sample_maps(shapes[1].points, cam, shapes[1].heights)
         empty_axes = lightness_at(empty, axes_at)
@@ -503,6 +512,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         foot_threshold = _shape_threshold(foot_change(lab, empty_look, layout, noise,
                                                       _start_occupied(ports=False)),
                                           CLASSIFY.foot_structure)
+        empty_rims = lightness_at(empty, sample_maps(shapes[2].points, cam, shapes[2].heights))
         pole_shadow = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
@@ -527,7 +537,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       camouflage=camouflage, empty_lines=empty_lines,
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
-                      pole_shadow=pole_shadow, empty_shadows=empty_shadows)
+                      pole_shadow=pole_shadow, empty_shadows=empty_shadows,
+                      empty_rims=empty_rims)
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K, shapes)
     detector.set_size = None  # a start read with pieces too many names them (_check_start)

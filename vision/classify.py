@@ -252,11 +252,11 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
         return np.concatenate([pts[:, cols], zs[:, cols, None]], axis=2)
 
     # Pole samples: how clear their rays keep of every piece but the space's own Pole.
-    weight[:, :k_wall] = _clear(camera, at(slice(0, k_wall)), top, _without(cyl, [4]), boxes)
+    weight[:, :k_wall] = clear_of_other_pieces(camera, at(slice(0, k_wall)), g)
     # Corners: the notch a Teleport's seam leaves, and the wall tops either side of it.
     weight[:, k_corner:] = _clear(camera, at(slice(k_corner, per_space)), top, cyl,
                                   _without(boxes, own_boxes))
-    clear = _clear_needed(camera)
+    clear = clear_needed(camera)
     weight[:, :k_wall] /= clear
     weight[:, k_corner:] /= clear
     a, inset, z = _wall_candidates(g)
@@ -322,7 +322,17 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
                         wall_near, clear, pole_near, leans_over)
 
 
-def _clear_needed(camera: CameraModel) -> float:
+def clear_of_other_pieces(camera: CameraModel, targets: np.ndarray,
+                          geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(64, M): how far the line of sight through each target (64, M, 3), from above the
+    tallest piece down to the mat, keeps from every Pole and wall that may stand on its
+    space or the neighbours, the space's own Pole left out (what a Pole sample looks for)."""
+    g = geometry or PieceGeometry()
+    cyl, boxes = _neighbourhoods(g)
+    return _clear(camera, targets, g.pole_height + 0.05, _without(cyl, [4]), boxes)
+
+
+def clear_needed(camera: CameraModel) -> float:
     """Spaces of clearance at which a line of sight is fully trusted: ``wall_clear``, or
     more where a space is so few pixels across that blur and JPEG reach further."""
     corners = camera.image_points(np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]]))
@@ -1141,12 +1151,26 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     return (voting[..., None] & layout.top_walls & same).any(axis=(1, 2))
 
 
+def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """(64,) each space's Pole rim (:func:`vision.shapes.pole_rim`, NaN: not in view; 0
+    there) against what this frame's bare spaces show (1: a rim): ``rim_over_bare`` times
+    their median, and never less than ``rim_least``. ``occupied`` (64,) bool: spaces where
+    pieces are read, which are no bare mat."""
+    cfg = CLASSIFY
+    bare = ~occupied & ~np.isnan(rims)
+    if bare.sum() < cfg.rim_least_bare:
+        return np.zeros(64)
+    usual = float(np.median(rims[bare]))
+    return np.nan_to_num(rims, nan=0.0) / max(cfg.rim_over_bare * usual, cfg.rim_least)
+
+
 def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
                 shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
                 shadows: Callable[[np.ndarray], np.ndarray] | None = None,
                 feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-                | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                | None = None, rims: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
     cfg = CLASSIFY
@@ -1215,7 +1239,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                                     1.0 - pool_share),
                                   1.0 - np.maximum(np.where(top_mute, 0, top_share),
                                                    np.where(foot_mute, 0, foot_share))))
-    if bodies is not None or shadows is not None or feet is not None:
+    if bodies is not None or shadows is not None or feet is not None or rims is not None:
         # No disc can tell one side's Pole from the bare mat (coloured like it), nor has the
         # other side's Pole been seen: the body's shape, the footprint's change, or the
         # Pole's own shadow says whether that side's stands. Not where walls stand in the
@@ -1234,16 +1258,25 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
                                 feet(standing, _CONFIG_STATES[best] > 0))
         foot = (footprint >= 1.0) & ~shade_may
-        shape = only & ~standing & ((~walls_here & (body | cast)) | foot)
+        rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
+        shape = only & ~standing & ((~walls_here & (body | cast | (rim >= 1.0))) | foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
         none = np.zeros(64)
         sure = np.max([np.clip(np.nan_to_num(bodies if bodies is not None else none) / 2,
                                0.0, 1.0),
                        np.where(cast, 0.75, 0.0),
-                       np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0)],
+                       np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
+                       np.clip(rim / 2, 0.0, 1.0)],
                       axis=0)
         conf_pole = np.where(shape, sure, conf_pole)
+        # A rim, and at least rim_share of the discs' samples in a side's colour: a Pole
+        # lit much like the pad printed in its colour under it, which its discs half tell.
+        halves = (top_share + foot_share) / 2
+        half = (~only & ~standing & ~walls_here & ~top_mute & ~foot_mute & (rim >= 1.0)
+                & (halves >= cfg.rim_share))
+        standing = standing | half
+        conf_pole = np.where(half, np.minimum(np.clip(rim / 2, 0.0, 1.0), halves), conf_pole)
         # A footprint changed where a shadow may fall: a Pole, or a shadow. Not sure of bare.
         doubt = only & ~standing & ~shape & shade_may
         conf_pole = np.where(doubt, np.minimum(conf_pole, 1.0 - np.clip(footprint / 2, 0, 1)),
@@ -1260,8 +1293,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                | None = None,
-               blends: Callable[[np.ndarray], np.ndarray] | None = None
-               ) -> list[SpaceReading]:
+               blends: Callable[[np.ndarray], np.ndarray] | None = None,
+               rims: np.ndarray | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -1283,7 +1316,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     all for Poles coloured like the mat; ``blends``: given the spaces (64,) bool asked
     for, their wall samples (n, W, 2) (``W``: ``layout.wall``'s) as a side's wall blurred
     into the bare mat (:func:`blend_loglik`), which tells a wall's blurred edge across a
-    grid line from another side's wall."""
+    grid line from another side's wall; ``rims`` (64,): how strongly each space shows the
+    rim of a Pole's top (:func:`vision.shapes.pole_rim`; NaN: not in clear view), for Poles
+    coloured like the mat too."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -1297,7 +1332,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     # ... and a Pole read standing may be what they saw
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows, feet)
+                        shadows, feet, rims)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -1314,7 +1349,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     standing, top_label, conf_pole = (
         first if np.array_equal(order[:, 0], best)
         else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded,
-                         bodies, shadows, feet))
+                         bodies, shadows, feet, rims))
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

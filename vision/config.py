@@ -211,6 +211,25 @@ class ClassifyConfig:
     # most shadow_beside_most of it (a wall's shadow is long, a Pole's is not)
     shadow_side: float = 0.45
     shadow_beside_most: float = 0.35
+    # ... or from the rim of its top (vision.shapes.pole_rim): rim_directions lines across
+    # the rim at the Pole's height, from rim_inside to rim_outside of its radius; those in
+    # clear view of every other piece count, and rim_least_directions of them are needed.
+    # A rim shows where its median change across (noise deviations) is rim_over_bare times
+    # the bare spaces' median in the same frame (at least rim_least_bare of them), and at
+    # least rim_least.
+    rim_directions: int = 16
+    rim_inside: float = 0.63
+    rim_outside: float = 1.43
+    rim_least_directions: int = 6
+    rim_print_edge: float = 0.1  # log lightness across a line in the empty photo: an edge
+    # the least spread a rim is measured against (log lightness): even on a clean camera,
+    # print just past rim_print_edge softens or sharpens this much between two photos
+    rim_sigma_floor: float = 0.02
+    rim_over_bare: float = 4.0
+    rim_least: float = 1.5
+    rim_least_bare: int = 16
+    # ... and with a rim, this share of a space's disc samples in a side's colour is its Pole
+    rim_share: float = 0.5
 
 
 CLASSIFY = ClassifyConfig()

@@ -41,6 +41,7 @@ from vision.shapes import (
     LineLayout,
     Maps,
     PoleAxes,
+    PoleRims,
     PoleShadow,
     colour_walls_across,
     edge_side_like,
@@ -49,6 +50,8 @@ from vision.shapes import (
     line_layout,
     pole_axes,
     pole_body,
+    pole_rim,
+    pole_rims,
     pole_shadow_score,
     sample_maps,
     shading_spaces,
@@ -113,6 +116,9 @@ class Detector:
     empty_shadows: np.ndarray | None = None
     # foot_change above which a space's footprint shows a Pole on this table (None: not read)
     foot_threshold: float | None = None
+    # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
+    # (vision.shapes.PoleRims, at the calibration's fix); None: rims not read
+    empty_rims: np.ndarray | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, which Pole discs it
@@ -121,9 +127,10 @@ class Detector:
         init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
-    _shapes: tuple[LineLayout, PoleAxes] | None = field(init=False, default=None)
-    # the camera's homography and where the wall profiles and Pole axes lie in its image
-    _shape_maps: tuple[np.ndarray, Maps, Maps] | None = field(init=False, default=None)
+    _shapes: tuple[LineLayout, PoleAxes, PoleRims] | None = field(init=False, default=None)
+    # the camera's homography and where the wall profiles, Pole axes and rims lie in its
+    # image
+    _shape_maps: tuple[np.ndarray, Maps, Maps, Maps] | None = field(init=False, default=None)
     # where each space's Pole shadow lies in the image, which of it is in view, and which
     # spaces' pieces reach it (vision.shapes.shadow_spaces)
     _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
@@ -146,8 +153,8 @@ class Detector:
         return self._empty_now is not None
 
     def prime(self, corners: np.ndarray, layout: SampleLayout, K: np.ndarray,
-              shapes: tuple[LineLayout, PoleAxes] | None = None) -> None:
-        """Take a sample layout (and wall profiles and Pole axes) already planned for a fix
+              shapes: tuple[LineLayout, PoleAxes, PoleRims] | None = None) -> None:
+        """Take a sample layout (and wall profiles, Pole axes and rims) already planned for a fix
         with these corners (planning one takes a good fraction of a second)."""
         self._layout = (corners, layout, K)
         if shapes is not None:
@@ -232,9 +239,9 @@ class Detector:
                                                      changed, self.bright, self.shade)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = shadows = feet = None
+        walls = bodies = shadows = feet = rims = None
         if empty is not None and side_like is not None:
-            walls, bodies, shadows = self._shapes_seen(image, cam, layout, discs_like,
+            walls, bodies, shadows, rims = self._shapes_seen(image, cam, layout, discs_like,
                                                        edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
@@ -256,7 +263,7 @@ class Detector:
                               side_like, shaded, walls, bodies, shadows, feet,
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
-                                  self.colours, self.noise))
+                                  self.colours, self.noise), rims)
         # One piece too many may be a misreading, which the referee names, and so may a few
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood).
@@ -273,21 +280,25 @@ class Detector:
     def _shapes_seen(self, image: np.ndarray, cam: CameraModel, layout: SampleLayout,
                      discs_like: bool, edge_like: np.ndarray
                      ) -> tuple[Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
-                                np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None]:
+                                np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None,
+                                np.ndarray | None]:
         """What the shapes of pieces coloured like the mat say (:mod:`vision.shapes`), for
-        :func:`vision.classify.read_board`: walls, Pole bodies and Pole shadows. Each only
+        :func:`vision.classify.read_board`: walls, Pole bodies, Pole shadows and the rims of
+        Pole tops. Each only
         where the empty-mat photo gave its points' look, and where some wall (``edge_like``
         (64, 4, 2)) or Pole disc (``discs_like``) looks like a side's colour on the bare
         mat: elsewhere colour tells every piece."""
-        walls = bodies = shadows = None
+        walls = bodies = shadows = rims = None
         if self.empty_lines is None:
-            return None, None, None
+            return None, None, None, None
         if self._shapes is None:  # planned once: the empty look was read at the home fix
-            self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry))
-        lines, axes = self._shapes
+            self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry),
+                            pole_rims(cam, self.geometry))
+        lines, axes, rim_plan = self._shapes
         if self._shape_maps is None or not np.array_equal(self._shape_maps[0], cam.homography):
             self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
-                                sample_maps(axes.points, cam, axes.heights))
+                                sample_maps(axes.points, cam, axes.heights),
+                                sample_maps(rim_plan.points, cam, rim_plan.heights))
         if edge_like.any():
             at_lines = lightness_at(image, self._shape_maps[1])
             empty_lines = self.empty_lines
@@ -298,10 +309,13 @@ class Detector:
                     edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise),
                     edge_like, colour_walls_across(edge_sides, edge_like))
         if not discs_like:
-            return walls, None, None
+            return walls, None, None, None
         if self.empty_axes is not None and self.body_threshold is not None:
             bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
                                self.noise) / self.body_threshold
+        if self.empty_rims is not None:
+            rims = pole_rim(lightness_at(image, self._shape_maps[3]), self.empty_rims,
+                            rim_plan, self.noise)
         if self.pole_shadow is not None and self.empty_shadows is not None:
             if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
                                                                cam.homography):
@@ -317,7 +331,7 @@ class Detector:
 
             def shadows(occupied: np.ndarray) -> np.ndarray:
                 return np.where((reach & occupied[None]).any(axis=1), np.nan, cast)
-        return walls, bodies, shadows
+        return walls, bodies, shadows, rims
 
     def _occluded(self, fix: MatFix) -> Detection:
         if self._tracked:  # a hand over the lines must not pull the mat's fix off

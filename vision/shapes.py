@@ -15,6 +15,9 @@ change of exposure, which scales lightness, drops out.
 * Pole bodies (:func:`pole_body`): up a Pole's axis, the change against the mat beside it.
 * A Pole's own shadow (:class:`PoleShadow`), learned from the start Poles', where the light
   casts a clear one.
+* The rim of a Pole's top (:func:`pole_rim`): across it, the top meets its own flank, its
+  shadow or the mat beyond, which light it otherwise even where all three share a colour;
+  bare mat shows no such edge there that its empty photo did not.
 
 Coordinates: mat points in spaces, (x, y) = (file, rank) from the a1 corner, z up; image
 points (u, v) in pixels.
@@ -34,6 +37,8 @@ from vision.classify import (
     WALL_SAMPLES,
     PieceGeometry,
     SampleLayout,
+    clear_needed,
+    clear_of_other_pieces,
     masked_median,
     neighbour_squares,
     pole_cylinders,
@@ -257,6 +262,62 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
     # median cancels them); one height alone is no body.
     size = masked_median(np.abs(np.nan_to_num(body)), ~np.isnan(body))  # none in view: 0
     return size.astype(np.float32) / np.float32(sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class PoleRims:
+    """Where each space's Pole would show the rim of its top: mat points (64, N, 2, 2) on
+    N lines across the rim at the Pole's height, just inside it (index 0) and just outside
+    (1); their heights (64, N, 2); and which lines (64, N) bool are in clear view: both
+    lines of sight keep clear of every other Pole and wall that may stand on the space or
+    round it, so a neighbour leaning into view is no rim."""
+
+    points: np.ndarray
+    heights: np.ndarray
+    clear: np.ndarray
+
+
+def pole_rims(camera: CameraModel, geometry: PieceGeometry | None = None) -> PoleRims:
+    """The points :func:`pole_rim` reads, for this camera."""
+    g = geometry or PieceGeometry()
+    cfg = CLASSIFY
+    angle = np.linspace(0.0, 2.0 * np.pi, cfg.rim_directions, endpoint=False)
+    ways = np.column_stack([np.cos(angle), np.sin(angle)])  # (N, 2)
+    radii = np.array([cfg.rim_inside, cfg.rim_outside]) * (g.pole_diameter / 2)
+    pts = _CENTRES[:, None, None] + ways[None, :, None] * radii[None, None, :, None]
+    heights = np.full(pts.shape[:-1], g.pole_height)
+    targets = np.concatenate([pts, heights[..., None]], axis=-1).reshape(64, -1, 3)
+    clearance = clear_of_other_pieces(camera, targets, g).reshape(64, -1, 2)
+    clear = np.asarray((clearance >= clear_needed(camera)).all(axis=2), bool)
+    return PoleRims(pts, heights, clear)
+
+
+def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0
+             ) -> np.ndarray:
+    """(64,) float32: how strongly each space shows the rim of a Pole's top, in standard
+    deviations of the frame's own noise: the size of the median, over the lines in clear
+    view, of the change from the empty look (log lightness) inside the rim against outside
+    it. A
+    Pole's top is lit otherwise than what lies past its rim (its flank, its shadow, the mat
+    far below), whatever their colours; on bare mat both points change alike (a shade, an
+    exposure), and lines across the print's own edges are left out. NaN where too
+    few lines are in clear view. ``light``, ``empty`` (64, N, 2): lightness at
+    :class:`PoleRims`' points now and on the empty mat."""
+    change = log_change(light, empty)
+    across = change[..., 0] - change[..., 1]  # (64, N)
+    # Not across the print's own edges (a Telepad's disc round the same centre): a frame a
+    # little softer or sharper than the empty photo changes them all one way, as a rim.
+    printed = np.abs(log_change(empty[..., 0], empty[..., 1]))
+    seen = rims.clear & np.isfinite(across) & (printed <= CLASSIFY.rim_print_edge)
+    sigma = _spread(across[seen], max(CLASSIFY.line_sigma_floor * noise,
+                                      CLASSIFY.rim_sigma_floor))
+    if sigma is None:
+        return np.full(64, np.nan, np.float32)
+    # Signed: a top is lit otherwise than all round past its rim, one way, where noise and
+    # the print's edges, slightly off from the empty photo's, change either way.
+    size = np.abs(masked_median(np.nan_to_num(across), seen)) / sigma
+    return np.where(seen.sum(axis=1) >= CLASSIFY.rim_least_directions, size,
+                    np.nan).astype(np.float32)
 
 
 def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,

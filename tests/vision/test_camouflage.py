@@ -19,6 +19,7 @@ from vision.classify import (
     WALL_SAMPLES,
     ColourModel,
     PieceGeometry,
+    SampleLayout,
     _edge_targets,
     _light_of,
     _read_poles,
@@ -195,15 +196,21 @@ def test_a_poles_own_shade_cannot_deny_it() -> None:
     assert not standing[np.arange(64) != q].any()
 
 
+def _disc_evidence(tilt: float, name: str) -> tuple[SampleLayout, int, tuple[
+        np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+    """A camera's Pole-sample layout (no walls), a space, a bare board's evidence
+    (:func:`blank_evidence`) and the space's top and footprint sample indices."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=tilt), seed=1))
+    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
+    s = layout.points.shape[1]
+    return (layout, sq(name), blank_evidence(layout), np.arange(s)[layout.top],
+            np.arange(s)[layout.foot])
+
+
 def test_poles_read_from_both_discs_together() -> None:
     """Where too few samples of either disc can tell on their own (the rest fit the print
     and the Pole alike), those that can, taken together, decide."""
-    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=20), seed=1))
-    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
-    s = layout.points.shape[1]
-    q = sq("c8")
-    labels, loglik, camouflage = blank_evidence(layout)
-    top, foot = np.arange(s)[layout.top], np.arange(s)[layout.foot]
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(20, "c8")
     camouflage[q, top[:4], 1] = camouflage[q, foot[:4], 1] = True
     labels[q, top[4:]] = labels[q, foot[4:]] = 2  # three of seven each: north
     loglik[q, np.r_[top[4:], foot[4:]]] = (-8.0, -30.0, -0.5)
@@ -213,6 +220,32 @@ def test_poles_read_from_both_discs_together() -> None:
     # With only two that can tell in all, they are too few: no Pole is seen.
     camouflage[q, top[4:6], 1] = camouflage[q, foot[4:], 1] = True
     standing, label, conf = _read_poles(labels, loglik, camouflage, layout, np.zeros(64, int))
+    assert not standing[q]
+
+
+def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing": a red Pole on a red-printed
+    Telepad, straight down, lit much like the print under it, shows only about half its
+    disc samples in red: not enough alone, but with the rim of its top in view it stands.
+    Without the rim, or with fewer samples in red, it does not."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(0, "c1")
+    half = np.r_[top[: (len(top) + 1) // 2], foot[: (len(foot) + 1) // 2]]
+    labels[q, half] = 1
+    loglik[q, half] = (-8.0, -0.5, -30.0)
+    rims = np.ones(64)
+    rims[q] = 3.0 * CLASSIFY.rim_over_bare
+    best = np.zeros(64, int)
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
+    assert not standing[q]
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
+    assert standing[q] and label[q] == 1 and conf[q] >= 0.5
+    assert not standing[np.arange(64) != q].any()
+    few = np.r_[top[:2], foot[:2]]
+    labels[q] = 0
+    labels[q, few] = 1
+    loglik[q] = (-0.5, -30.0, -30.0)
+    loglik[q, few] = (-8.0, -0.5, -30.0)
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
     assert not standing[q]
 
 

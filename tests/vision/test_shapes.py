@@ -17,17 +17,20 @@ from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly
-from vision.classify import SampleLayout, masked_median, sample_layout
+from vision.classify import SampleLayout, _rims_over_bare, masked_median, sample_layout
 from vision.config import CLASSIFY
 from vision.geometry import camera_model
 from vision.shapes import (
     LineLayout,
+    PoleRims,
     PoleShadow,
     colour_walls_across,
     foot_change,
     learn_pole_shadow,
     line_layout,
     pole_body,
+    pole_rim,
+    pole_rims,
     pole_shadow_score,
     shading_spaces,
     shadow_offsets,
@@ -97,13 +100,14 @@ WHITE_POLES: dict[str, Any] = {
     "ports": [{"square": "e2", "side": "north", "corner": "sw"}]}
 
 
-@pytest.mark.parametrize("by", ["body, footprint and shadow", "body", "shadow", "footprint"])
+@pytest.mark.parametrize("by", ["body, footprint, shadow and rim", "body", "shadow",
+                                "footprint", "rim"])
 def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     """Issue 16, "pieces the same colour as the mat's printing": white Poles on cream paper
     seen straight down, whose tops look just like the paper, are read from their bodies,
     from their footprints' change (where no piece stands beside them: d5 has c6, and is
-    read unsure) and from their own shadows, each alone; by colour alone nothing can tell
-    them."""
+    read unsure), from their own shadows and from the rims of their tops, each alone; by
+    colour alone nothing can tell them."""
     scene = _scene(0, 0.8, 6)
     profile = _profile(scene)
     assert profile.body_threshold is not None
@@ -111,10 +115,13 @@ def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     assert profile.foot_threshold is not None
     assert profile.foot_threshold >= CLASSIFY.foot_structure
     assert profile.pole_shadow is not None  # the sun-like light casts clear shadows
+    assert profile.empty_rims is not None
+    assert profile.empty_rims.shape == (64, CLASSIFY.rim_directions, 2)
     shapes = replace(profile,
                      body_threshold=profile.body_threshold if "body" in by else None,
                      foot_threshold=profile.foot_threshold if "footprint" in by else None,
-                     pole_shadow=profile.pole_shadow if "shadow" in by else None)
+                     pole_shadow=profile.pole_shadow if "shadow" in by else None,
+                     empty_rims=profile.empty_rims if "rim" in by else None)
     frame = render(WHITE_POLES, scene.with_(seed=scene.seed * 1000 + 1)).image
     if by == "footprint":  # not beside other pieces, whose shadows change footprints too
         found = shapes.detector().detect(frame)
@@ -126,7 +133,7 @@ def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     else:
         assert_reads_exactly(shapes, scene, WHITE_POLES, seed=1)
     by_colour = replace(profile, body_threshold=None, foot_threshold=None,
-                        pole_shadow=None).detector().detect(frame).position
+                        pole_shadow=None, empty_rims=None).detector().detect(frame).position
     assert by_colour is not None
     assert not any(side == "south" for side in by_colour["poles"].values())
 
@@ -148,6 +155,69 @@ def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> Non
     assert b[9] > CLASSIFY.body_structure and b[36] > CLASSIFY.body_structure
     assert b[18] < 3 and b[27] < 3
     assert np.median(b) < 1.0
+
+
+def test_a_rim_shows_where_a_top_is_lit_otherwise_than_past_it() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing": across the rim of a Pole's
+    top, the top is lit otherwise than its flank, its shadow or the mat past it, all round
+    and one way. A shade over both sides of the rim, a shadow's edge across the space, or
+    print the empty photo showed across the rim already is no rim; lines out of clear view
+    say nothing. In noise deviations, at least the floor's."""
+    rng = np.random.default_rng(4)
+    n = CLASSIFY.rim_directions
+    empty = np.empty((64, n, 2), np.float32)
+    empty[..., 0] = rng.uniform(0.5, 0.9, (64, n))
+    empty[..., 1] = empty[..., 0] * np.exp(rng.normal(0, 0.02, (64, n)))  # plain mat
+    light = (empty * np.exp(rng.normal(0, 0.01, empty.shape))).astype(np.float32)
+    light[9, :, 0] *= 1.3  # b2: a glossy top, lighter than the mat it hides ...
+    light[9, : n // 2, 1] *= 0.8  # ... and its shaded flank past half the rim
+    light[18] *= 0.6  # c3: a shade over the whole space
+    light[27, : n // 2] *= 0.7  # d4: a shadow's edge across the space
+    empty[36, :, 1] = empty[36, :, 0] * 0.5  # e5: a printed disc's edge across the rim ...
+    light[36, :, 1] = empty[36, :, 1] * 1.2  # ... a little softer in this frame
+    clear = np.ones((64, n), bool)
+    clear[45] = False  # f6: a neighbour in the way of every line
+    clear[54, : n - CLASSIFY.rim_least_directions + 1] = False  # g7: too few lines in view
+    light[54, :, 0] *= 1.3
+    rims = PoleRims(np.zeros((64, n, 2, 2)), np.zeros((64, n, 2)), clear)
+    r = pole_rim(light, empty, rims)
+    assert r[9] > 10.0
+    assert r[18] < 1.0 and r[27] < 1.0
+    assert np.isnan(r[36]) and np.isnan(r[45]) and np.isnan(r[54])
+    assert np.nanmedian(r) < 1.0
+
+
+def test_a_rim_is_weighed_against_this_frames_bare_spaces() -> None:
+    """A rim shows where it is rim_over_bare times what the frame's bare spaces show, and
+    never under rim_least; the spaces read occupied are no bare mat, and with too few bare
+    spaces nothing is said."""
+    rims = np.full(64, 1.0)
+    rims[:8] = 50.0  # pieces read on rank 1
+    rims[10] = 4.5
+    rims[11] = np.nan
+    occupied = np.zeros(64, bool)
+    occupied[:8] = True
+    out = _rims_over_bare(rims, occupied)
+    assert out[10] == pytest.approx(4.5 / (CLASSIFY.rim_over_bare * 1.0))
+    assert out[11] == 0.0 and out[12] == pytest.approx(1.0 / CLASSIFY.rim_over_bare)
+    quiet = np.where(np.arange(64) < 8, 50.0, 0.01)
+    assert _rims_over_bare(quiet, occupied)[20] == pytest.approx(0.01 / CLASSIFY.rim_least)
+    few = np.zeros(64, bool)
+    few[CLASSIFY.rim_least_bare - 1:] = True
+    assert not _rims_over_bare(rims, few).any()
+
+
+def test_rim_lines_past_a_neighbour_are_out_of_view() -> None:
+    """Straight down every space's rim is in view; at 35 degrees the lines whose sight
+    passes a neighbour's Pole or wall are left out, so a neighbour leaning into view is
+    never taken for a rim."""
+    down = render(EMPTY, Scene(pose=CameraPose(tilt_deg=0), seed=1))
+    steep = render(EMPTY, Scene(pose=CameraPose(tilt_deg=35), seed=1))
+    flat = pole_rims(camera_model(down.homography, 1280, 720))
+    tilted = pole_rims(camera_model(steep.homography, 1280, 720))
+    assert (flat.clear.sum(axis=1) >= CLASSIFY.rim_least_directions).all()
+    assert tilted.clear.sum() < flat.clear.sum() * 0.75
+    assert flat.points.shape == (64, CLASSIFY.rim_directions, 2, 2)
 
 
 def bare_footprints(seed: int) -> tuple[SampleLayout, np.ndarray, np.ndarray, np.ndarray]:
@@ -233,7 +303,7 @@ def test_a_footprint_is_shaded_only_from_where_the_light_casts_shadows_onto_it()
 
 
 def test_empty_lines_round_trip_and_damage() -> None:
-    """Profiles keep the empty mat's profiles, Pole axes and body threshold; damaged values
+    """Profiles keep the empty mat's profiles, Pole axes, rims and body threshold; damaged values
     are refused with the value, and profiles laid out otherwise (other settings) read
     pieces by colour alone."""
     profile = _profile(_scene(20, 0.6, 5))
@@ -265,6 +335,15 @@ def test_empty_lines_round_trip_and_damage() -> None:
         64, 3, len(profile.pole_shadow.change))
     with pytest.raises(CalibrationError, match="out of range"):
         Profile.from_json({**doc, "pole_shadow": {"offsets": [[0.5, 9.0]], "change": [-0.2]}})
+    assert back.empty_rims is not None and profile.empty_rims is not None
+    np.testing.assert_allclose(np.nan_to_num(back.empty_rims, nan=-1),
+                               np.nan_to_num(profile.empty_rims, nan=-1), atol=1e-4)
+    rims = np.array(doc["empty_rims"])
+    rims[5, 3, 1] = 9.5
+    with pytest.raises(CalibrationError, match=r"9\.5"):
+        Profile.from_json({**doc, "empty_rims": rims.tolist()})
+    assert Profile.from_json({k: v for k, v in doc.items() if k != "empty_rims"}
+                             ).empty_rims is None
 
 
 # ---- the structure measure on made-up profiles --------------------------------------------
