@@ -396,7 +396,8 @@ def test_a_pole_read_standing_silences_the_profiles_past_it() -> None:
 def test_shape_speaks_only_for_sides_coloured_like_the_mat() -> None:
     """Only a side whose colour the bare mat there shares is judged by its wall's shape as
     well as its colour, whose "looks as the bare mat did" then says little (so would the
-    wall); other sides keep their colour's evidence; nothing in view leaves the colours to
+    wall); other sides keep their colour's evidence, less where the region is as flat as
+    bare mat; nothing in view leaves the colours to
     speak; a wall read by its colour across the line explains the structure on this side
     of it."""
     structure = np.full((64, 4), 0.3, np.float32)
@@ -416,7 +417,27 @@ def test_shape_speaks_only_for_sides_coloured_like_the_mat() -> None:
     assert out[6, 0].tolist() == [0.0, -11.0, -50.0]
     assert out[7, 0, 1] == floor
     assert out[8, 0, 1] < floor  # a bare edge: against a wall of south's
-    assert (out[..., 2] == -50.0).all()
+    # North's walls keep their colour's evidence where the region shows a wall's structure
+    # or too little is in view; a region as flat as bare mat speaks against them too.
+    assert out[5, 0, 2] == out[6, 0, 2] == out[7, 0, 2] == -50.0
+    flat = CLASSIFY.line_gain * (0.3 - CLASSIFY.line_structure)
+    assert out[8, 0, 2] == pytest.approx(-50.0 + max(flat, -CLASSIFY.line_cap))
+
+
+def test_a_flat_edge_holds_no_wall_a_shadow_coloured() -> None:
+    """Issue 16, "glossy highlights and soft shadows must not flip a space": a shadow
+    darkening a pale mat beside a dark border passes, by colour, for a dark wall at a few
+    deviations; the edge region shows no wall's structure (a lit top, a face, a cast
+    shadow), so the wall is not read. A real wall's colour, with its structure, stands."""
+    structure = np.full((64, 4), 0.5, np.float32)
+    structure[9] = 30.0  # b2: a real wall shows its structure
+    like = np.zeros((64, 4, 2), bool)  # the mat is like neither side's colour
+    edge_ll = np.zeros((64, 4, 3))
+    edge_ll[..., 1:] = -60.0
+    edge_ll[[7, 9], :, 2] = 3.0  # h1 and b2: north's wall, by colour, a little better
+    out = with_structure(edge_ll, structure, like)
+    assert (out[7, :, 2] < out[7, :, 0]).all()
+    assert out[9].tolist() == edge_ll[9].tolist()
 
 
 def test_walls_across_the_line_read_by_colour() -> None:
