@@ -548,7 +548,8 @@ def with_structure(edge_ll: np.ndarray, structure: np.ndarray, side_like: np.nda
     NaN where too little is in view: the colours are left to say what they can) speaks for
     it, and none against it. Other sides' walls show their colour, which says more; a
     region as flat as bare mat speaks against them too (a shadow beside a dark border
-    darkens the mat to a dark wall's colour, by a few deviations, but builds no wall).
+    darkens the mat to a dark wall's colour, by a few deviations, but builds no wall), and
+    a wall's structure backs them where their colour fits a wall better than bare mat.
     ``across`` (64, 4) bool: edges whose line holds, on the other side, a wall read by its
     colour: that wall's structure shows across the line too, and is no evidence of one
     here."""
@@ -559,11 +560,14 @@ def with_structure(edge_ll: np.ndarray, structure: np.ndarray, side_like: np.nda
     shaped = side_like & ~np.isnan(structure)[..., None]  # (64, 4, 2)
     colour = np.maximum(edge_ll[..., 1:] - edge_ll[..., :1], -cfg.line_colour_floor)
     out = edge_ll.copy()
-    # Elsewhere the colour speaks, and a wall's shape only against it: a region in clear
-    # view as flat as bare mat holds no wall, whatever a shadow did to its colour.
-    against = np.minimum(np.nan_to_num(ll), 0.0)[..., None]
-    out[..., 1:] = np.where(shaped, edge_ll[..., :1] + colour + np.nan_to_num(ll)[..., None],
-                            edge_ll[..., 1:] + against)
+    # Elsewhere the colour speaks first. A region in clear view as flat as bare mat holds
+    # no wall, whatever a shadow did to its colour; a wall's structure backs a side whose
+    # colour already fits a wall there better than bare mat (an ivory wall on dark cloth,
+    # seen past a neighbour, is no dark wall however dark cloth's wall would look).
+    shown = np.nan_to_num(ll)[..., None]
+    backs = np.where(shown < 0.0, shown,
+                     np.where(edge_ll[..., 1:] >= edge_ll[..., :1], shown, 0.0))
+    out[..., 1:] = np.where(shaped, edge_ll[..., :1] + colour + shown, edge_ll[..., 1:] + backs)
     return out
 
 

@@ -428,7 +428,8 @@ def test_a_flat_edge_holds_no_wall_a_shadow_coloured() -> None:
     """Issue 16, "glossy highlights and soft shadows must not flip a space": a shadow
     darkening a pale mat beside a dark border passes, by colour, for a dark wall at a few
     deviations; the edge region shows no wall's structure (a lit top, a face, a cast
-    shadow), so the wall is not read. A real wall's colour, with its structure, stands."""
+    shadow), so the wall is not read. A real wall's colour, backed by its structure,
+    stands."""
     structure = np.full((64, 4), 0.5, np.float32)
     structure[9] = 30.0  # b2: a real wall shows its structure
     like = np.zeros((64, 4, 2), bool)  # the mat is like neither side's colour
@@ -437,7 +438,25 @@ def test_a_flat_edge_holds_no_wall_a_shadow_coloured() -> None:
     edge_ll[[7, 9], :, 2] = 3.0  # h1 and b2: north's wall, by colour, a little better
     out = with_structure(edge_ll, structure, like)
     assert (out[7, :, 2] < out[7, :, 0]).all()
-    assert out[9].tolist() == edge_ll[9].tolist()
+    assert (out[9, :, 2] > edge_ll[9, :, 2]).all() and out[9, :, 0].tolist() == [0.0] * 4
+
+
+def test_a_walls_structure_backs_the_side_its_colour_fits() -> None:
+    """Issue 16, simulated scene 9: an ivory Port's wall on dark cloth at 35 degrees, its
+    samples' views passing close to neighbours (little weight), fits ivory a little better
+    than bare mat. Dark cloth looks like a black wall, so the wall's structure spoke for the
+    black side alone and the Port was read black. The structure backs every side whose
+    colour fits a wall better than bare mat; a side whose colour does not gets nothing."""
+    structure = np.full((64, 4), 0.3, np.float32)
+    structure[26:28, 1] = 30.0  # c4's and d4's north edges show a wall's structure
+    like = np.zeros((64, 4, 2), bool)
+    like[..., 1] = True  # the cloth is like north's (black) colour
+    edge_ll = np.zeros((64, 4, 3))
+    edge_ll[26, 1] = (-0.6, -0.1, -0.9)  # c4: ivory fits a little better than bare mat
+    edge_ll[27, 1] = (-0.1, -3.0, -0.9)  # d4: ivory fits worse than bare mat
+    out = with_structure(edge_ll, structure, like)
+    assert out[26, 1, 1] > out[26, 1, 2] > out[26, 1, 0]
+    assert out[27, 1, 1] == -3.0 and out[27, 1, 2] > out[27, 1, 0]
 
 
 def test_walls_across_the_line_read_by_colour() -> None:
