@@ -251,12 +251,18 @@ class Detector:
                 by_poles, by_walls = self._shading
                 foot_threshold = self.foot_threshold
 
+                changes: dict[bytes, np.ndarray] = {}
+
                 def feet(poles: np.ndarray, walls: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
                     shaded = ((by_poles & poles[None]).any(axis=1)
                               | (by_walls & walls[None]).any(axis=(1, 2)))
-                    change = foot_change(feat, empty, layout, self.noise, poles)
-                    return change / foot_threshold, shaded
+                    # the Poles are read twice a frame, mostly the same the second time
+                    key = poles.tobytes()
+                    if key not in changes:
+                        changes[key] = foot_change(feat, empty, layout, self.noise,
+                                                   poles) / foot_threshold
+                    return changes[key], shaded
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares: teleport_diagonals(image, cam, squares,
                                                                  self.geometry),
