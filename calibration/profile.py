@@ -192,7 +192,7 @@ class Profile:
                                    "tabletop-companion: calibrate again from the start position")
         where = _not_finite(doc)
         if where:
-            raise CalibrationError(f"profile is damaged: {where} is not a finite number")
+            raise CalibrationError(f"profile is damaged: {where}")
         size = doc.get("image_size")
         if not (isinstance(size, list) and len(size) == 2
                 and all(isinstance(n, int) and MIN_FRAME_PX <= n <= MAX_FRAME_PX for n in size)):
@@ -256,10 +256,13 @@ MIN_FRAME_PX, MAX_FRAME_PX = 16, 16384  # a profile's frame size, each side
 
 
 def _not_finite(doc: Any, path: str = "") -> str:
-    """Where in a JSON document a number is NaN or infinite (Python's reader takes both),
-    or "" where none is."""
+    """What is wrong where a number in a JSON document is NaN or infinite (Python's reader
+    takes both) or too large for the float32 arrays a profile is read into (NumPy would
+    warn and make it infinite); "" where nothing is."""
     if isinstance(doc, float) and not math.isfinite(doc):
-        return path or "the document"
+        return f"{path or 'the document'} is not a finite number"
+    if isinstance(doc, (int, float)) and not isinstance(doc, bool) and abs(doc) > _LARGEST:
+        return f"{path or 'the document'} is {float(doc):.3g}, beyond what a profile holds"
     if isinstance(doc, dict):
         items: Any = doc.items()
     elif isinstance(doc, list):
@@ -267,11 +270,14 @@ def _not_finite(doc: Any, path: str = "") -> str:
     else:
         return ""
     for key, value in items:
-        if isinstance(value, (dict, list, float)):
+        if isinstance(value, (dict, list, float, int)):
             found = _not_finite(value, f"{path}[{key!r}]" if path else repr(key))
             if found:
                 return found
     return ""
+
+
+_LARGEST = float(np.finfo(np.float32).max)
 
 
 def unsure_note(profile: Profile) -> str:

@@ -146,6 +146,7 @@ def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return [prefix]
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # NumPy's would reach the terminal
 def test_detect_takes_any_damaged_profile(profile_doc: tuple[dict[str, Any], Path],
                                           tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,10 +182,14 @@ def test_the_fuzzing_stays_under_the_memory_ceiling(peak_at_start: float) -> Non
     assert grown < MEMORY_MB, grown
 
 
+@pytest.mark.filterwarnings("error")  # a NumPy warning would reach the user's terminal
 @pytest.mark.parametrize(("path", "value", "words"), [
     (("noise",), float("nan"), "'noise' is not a finite number"),
     (("homography", 0, 0), float("inf"), "'homography'[0][0] is not a finite number"),
     (("image_size", 0), 10**9, "is not a frame size"),
+    # beyond float32: NumPy warned on stderr and read them as infinite
+    (("empty_mat", 3, 2, 0), 1e39, "'empty_mat'[3][2][0] is 1e+39, beyond what a profile"),
+    (("noise",), -10**40, "'noise' is -1e+40, beyond what a profile holds"),
     (("empty_mat",), [[[0.5, 0.0, 0.0]]], "empty_mat is [1, 1, 3]"),  # was an IndexError
     (("homography",), [[0, 0, 0], [0, 0, 0], [0, 0, 1]], "singular"),  # was read, and wrong
     (("camera", "K"), [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "no positive focal lengths"),
