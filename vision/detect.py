@@ -241,8 +241,8 @@ class Detector:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         walls = bodies = shadows = feet = rims = None
         if empty is not None and side_like is not None:
-            walls, bodies, shadows, rims = self._shapes_seen(image, cam, layout, discs_like,
-                                                       edge_like)
+            walls, bodies, shadows, rims = self._shapes_seen(image, cam, layout,
+                                                             discs_like, edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
