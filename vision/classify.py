@@ -952,6 +952,9 @@ def _port_configs() -> tuple[list[tuple[tuple[tuple[str, int], ...], bool]], np.
 
 
 _CONFIGS, _CONFIG_STATES = _port_configs()
+# (C, 2): the Ports of each side (south, north) every arrangement stands; a Teleport is two
+_CONFIG_PORTS = np.array([[(2 if teleport else 1) * sum(side == s for _, side in ports)
+                           for s in (1, 2)] for ports, teleport in _CONFIGS])
 
 
 def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int],
@@ -1139,6 +1142,43 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
                                                       lead[there] > lead))
 
 
+def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
+                 unshared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each space's Port arrangement (64,) again, and how sure each may be read at most
+    (64,): the loss of a change in ``port_margin`` (a change is no surer than the evidence
+    it went against), 1 elsewhere. From ``best`` (64,) and the arrangements' scores
+    (64, C), where the board reads one Port more or fewer than the set has
+    (``ports_per_side`` a side: every one stands on the mat, all game long): the space read
+    least surely (by less than ``set_fit_loss`` of port_margin) that changes by that one Port
+    changes. Two walls back to back on one grid line, or one wall and the face of another
+    that the camera sees past it, lie a few pixels apart, and a board's readings then lean
+    on each other: one misreading short of the set's count is likelier than a Port gone.
+    ``unshared`` (64, C): the scores before any space yielded a grid line to its neighbour
+    (:func:`_one_wall_per_line`): a line given up is the likeliest place for the missing
+    Port, and its own evidence says which. Nothing changes where more than one Port is off
+    (a hand over the mat read as pieces, which the set's count tells apart,
+    :func:`vision.detect.beyond_the_set`)."""
+    rows = np.arange(64)
+    sure = np.ones(64)
+    counts = _CONFIG_PORTS[best].sum(axis=0)  # (2,)
+    off = counts - ports_per_side
+    if np.abs(off).sum() != 1:
+        return best, sure
+    change = _CONFIG_PORTS[None] - _CONFIG_PORTS[best][:, None]  # (64, C, 2)
+    fits = (change == -off).all(axis=2)  # exactly that one Port, the other side alike
+    loss = scores[rows, best][:, None] - scores
+    if unshared is not None:
+        loss = np.minimum(loss, unshared[rows, best][:, None] - unshared)
+    loss = np.where(fits, loss, np.inf)
+    sq, to = np.unravel_index(np.argmin(loss), loss.shape)
+    if loss[sq, to] >= CLASSIFY.set_fit_loss * CLASSIFY.port_margin:
+        return best, sure
+    fitted = best.copy()
+    fitted[sq] = to
+    sure[sq] = max(float(loss[sq, to]), 0.0) / CLASSIFY.port_margin
+    return fitted, sure
+
+
 def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
                              best: np.ndarray, layout: SampleLayout) -> np.ndarray:
     """(64,) bool: some top sample voting for the space's Pole side has a wall of that side,
@@ -1294,7 +1334,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                | None = None,
                blends: Callable[[np.ndarray], np.ndarray] | None = None,
-               rims: np.ndarray | None = None) -> list[SpaceReading]:
+               rims: np.ndarray | None = None,
+               ports_per_side: int | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -1318,7 +1359,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     into the bare mat (:func:`blend_loglik`), which tells a wall's blurred edge across a
     grid line from another side's wall; ``rims`` (64,): how strongly each space shows the
     rim of a Pole's top (:func:`vision.shapes.pole_rim`; NaN: not in clear view), for Poles
-    coloured like the mat too."""
+    coloured like the mat too; ``ports_per_side``: the set's Ports of a side, all on the mat
+    (:func:`_fit_the_set`; None: as read, as for a start photo checked for pieces too many)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -1340,12 +1382,16 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     if walls is not None:
         edge_ll = walls(first[0], edge_ll, _CONFIG_STATES[np.argmax(scores, axis=1)])
         scores = _arrangement_scores(edge_ll)
+    unshared = scores
     scores = _one_wall_per_line(edge_ll, np.argmax(scores, axis=1), scores,
                                 loglik[:, layout.wall], blends)
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
+    if ports_per_side is not None:
+        order[:, 0], most = _fit_the_set(scores, order[:, 0], ports_per_side, unshared)
+        conf_ports = np.minimum(conf_ports, most)
     standing, top_label, conf_pole = (
         first if np.array_equal(order[:, 0], best)
         else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded,

@@ -133,6 +133,9 @@ class ClassifyConfig:
     # of port_margin: a space's other edges call for its wall on a line two spaces read
     # walls on, when arrangements with that wall lead those without by this much
     line_keep_lead: float = 0.5
+    # of port_margin: the least sure reading that a board one Port off the set's count may
+    # change to fit it (classify._fit_the_set): unsure, as the referee's default counts it
+    set_fit_loss: float = 0.5
     # ... settled again this many times at most (each pass may free a space's arrangement)
     line_passes: int = 3
     # A wall blurred into the mat (classify.blend_loglik): how far outside the lightnesses
