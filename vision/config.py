@@ -10,6 +10,9 @@ class MatFindConfig:
     coarse_width: int = 640  # px: frames are shrunk to this width to look for candidates
     min_area_fraction: float = 0.04  # a candidate outline covers at least this much of a frame
     max_candidates: int = 32
+    # an outline with its corners cut off (a borderless grid's lines) is taken as a mat
+    # whose corners lie beyond it, covering at most this many times its area
+    cut_corners_area: float = 1.5
     same_quad_px: float = 3.0  # px at the coarse width: outlines nearer than this are one
     # spaces: borders a candidate outline may have round the grid (any print, or none); -1:
     # the outline of the inner lines alone (a borderless mat's edge is no printed line)

@@ -101,6 +101,13 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
                     q = approx[list(idx)].astype(np.float64)
                     if cv2.contourArea(q.astype(np.float32)) > 0.5 * hull_area:
                         quads.append(q)
+                # ... or they lie beyond it: the inner grid lines of a borderless mat whose
+                # edge melts into the table run to its edge, and their outline is the mat's
+                # with its corners cut off (an octagon), whose four long sides are the mat's.
+                cut = _long_sides_quad(approx.astype(np.float64))
+                if cut is not None and cv2.contourArea(cut.astype(np.float32)) \
+                        <= MATFIND.cut_corners_area * hull_area:
+                    quads.append(cut)
     quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
     kept: list[np.ndarray] = []  # several masks find the same outline: score it once
     rolled = np.zeros((0, 4, 4, 2))  # each kept outline's corners in its 4 rotations
@@ -115,6 +122,24 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
         if len(kept) == MATFIND.max_candidates:
             break
     return kept
+
+
+def _long_sides_quad(poly: np.ndarray) -> np.ndarray | None:
+    """(4, 2) the quadrilateral whose sides lie on the four longest sides of the convex
+    polygon ``poly`` (n, 2), n > 4, in the polygon's order; None where two of those lines
+    do not meet."""
+    ends = np.roll(poly, -1, axis=0)
+    longest = np.sort(np.argsort(-np.linalg.norm(ends - poly, axis=1))[:4])
+    corners = []
+    for a, b in zip(longest, np.roll(longest, -1), strict=True):
+        p, r = poly[a], ends[a] - poly[a]
+        q, t = poly[b], ends[b] - poly[b]
+        den = r[0] * t[1] - r[1] * t[0]
+        if abs(den) < 1e-9 * max(float(np.hypot(*r) * np.hypot(*t)), 1e-12):
+            return None
+        u = ((q[0] - p[0]) * t[1] - (q[1] - p[1]) * t[0]) / den
+        corners.append(p + u * r)
+    return np.array(corners)
 
 
 def _order(quad: np.ndarray) -> np.ndarray:

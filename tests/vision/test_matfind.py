@@ -46,6 +46,12 @@ BORDERLESS = vary_look(Scene(pose=CameraPose(tilt_deg=10, azimuth_deg=345),
 @pytest.mark.parametrize("scene, position", [
     (BORDERLESS, {"poles": {}, "ports": []}),
     (BORDERLESS.with_(seed=2), midgame(2)),
+    # ... in dim light, the mat's edge lost in the cloth: only the inner lines, which run to
+    # the mat's edge, outline it (with its corners cut off)
+    (BORDERLESS.with_(lighting=Lighting(brightness=0.55, gradient=0.2),
+                      pose=CameraPose(tilt_deg=10, azimuth_deg=15),
+                      sensor=Sensor(noise=3.0, blur=0.6, jpeg_quality=85)),
+     {"poles": {}, "ports": []}),
     # Dim light and a noisy camera: faint light lines on a dark mat on a check tablecloth.
     (vary_look(Scene(pose=CameraPose(tilt_deg=35, azimuth_deg=30),
                      lighting=Lighting(brightness=0.55),
