@@ -1179,6 +1179,60 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     return fitted, sure
 
 
+def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
+                   lean: np.ndarray, poles_per_side: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each space's Pole reading again (standing (64,) bool, side (64,) 1 south 2 north, how
+    sure (64,)), where the board reads one Pole more or fewer than the set has
+    (``poles_per_side`` a side, all on the mat all game long), as :func:`_fit_the_set` does
+    for Ports. One short: the space read without a Pole, unsurely (under ``set_fit_loss``),
+    whose discs lean most to that side's colour (``lean`` (64, 2): the share of its top and
+    footprint samples read in each side's colour, even where the bare mat there is printed
+    in it), if they lean at least ``pole_share``: a Pole on a pad printed in its own colour.
+    One over: that side's Pole read least surely, if unsurely. A changed space stays
+    unsure. Nothing changes where more than one Pole is off."""
+    counts = np.array([(standing & (side == code)).sum() for code in (1, 2)])
+    off = counts - poles_per_side
+    if np.abs(off).sum() != 1:
+        return standing, side, conf
+    code = int(np.argmax(np.abs(off))) + 1
+    unsure = conf < CLASSIFY.set_fit_loss
+    standing, side, conf = standing.copy(), side.copy(), conf.copy()
+    if off[code - 1] < 0:
+        leaning = np.where(~standing & unsure, lean[:, code - 1], -np.inf)
+        sq = int(np.argmax(leaning))
+        if leaning[sq] < CLASSIFY.pole_share:
+            return standing, side, conf
+        standing[sq], side[sq] = True, code
+        conf[sq] = min(float(conf[sq]), 1.0 - float(lean[sq, code - 1]))
+    else:
+        mine = np.where(standing & (side == code) & unsure, conf, np.inf)
+        sq = int(np.argmin(mine))
+        if not np.isfinite(mine[sq]):
+            return standing, side, conf
+        standing[sq] = False
+    return standing, side, conf
+
+
+def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
+                set_size: tuple[int, int]) -> str | None:
+    """"pole" or "port" where the board (Poles standing (64,) bool of side (64,), Port
+    arrangements (64,)) reads exactly one piece of that kind more or fewer than the set
+    (Poles, Ports) of a side has, and every other piece as the set has; else None. One
+    misreading is fitted to the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more
+    pieces off than that are something else (a hand read as pieces), for the hand check."""
+    poles = np.abs([(standing & (side == code)).sum() - set_size[0] for code in (1, 2)]).sum()
+    ports = np.abs(_CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]).sum()
+    return "pole" if (poles, ports) == (1, 0) else "port" if (poles, ports) == (0, 1) else None
+
+
+def _pole_leans(labels: np.ndarray, layout: SampleLayout) -> np.ndarray:
+    """(64, 2): the share of each space's top and footprint samples read in each side's
+    colour (labels (64, S)), whichever the bare mat's colour there."""
+    discs = labels[:, np.r_[layout.top, layout.foot]]
+    return np.stack([(discs == code).mean(axis=1) for code in (1, 2)], axis=1)
+
+
 def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
                              best: np.ndarray, layout: SampleLayout) -> np.ndarray:
     """(64,) bool: some top sample voting for the space's Pole side has a wall of that side,
@@ -1335,7 +1389,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                | None = None,
                blends: Callable[[np.ndarray], np.ndarray] | None = None,
                rims: np.ndarray | None = None,
-               ports_per_side: int | None = None) -> list[SpaceReading]:
+               set_size: tuple[int, int] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -1359,8 +1413,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     into the bare mat (:func:`blend_loglik`), which tells a wall's blurred edge across a
     grid line from another side's wall; ``rims`` (64,): how strongly each space shows the
     rim of a Pole's top (:func:`vision.shapes.pole_rim`; NaN: not in clear view), for Poles
-    coloured like the mat too; ``ports_per_side``: the set's Ports of a side, all on the mat
-    (:func:`_fit_the_set`; None: as read, as for a start photo checked for pieces too many)."""
+    coloured like the mat too; ``set_size``: the set's (Poles, Ports) of a side, all on the
+    mat all game long (:func:`_fit_the_set`, :func:`_fit_the_poles`; None: as read, as for a
+    start photo checked for pieces too many)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -1389,13 +1444,24 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
-    if ports_per_side is not None:
-        order[:, 0], most = _fit_the_set(scores, order[:, 0], ports_per_side, unshared)
-        conf_ports = np.minimum(conf_ports, most)
-    standing, top_label, conf_pole = (
-        first if np.array_equal(order[:, 0], best)
-        else _read_poles(labels, loglik, camouflage, layout, order[:, 0], side_like, shaded,
-                         bodies, shadows, feet, rims))
+
+    def poles_for(arrangement: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (first if np.array_equal(arrangement, best)
+                else _read_poles(labels, loglik, camouflage, layout, arrangement, side_like,
+                                 shaded, bodies, shadows, feet, rims))
+
+    standing, top_label, conf_pole = poles_for(order[:, 0])
+    if set_size is not None:
+        off = _pieces_off(standing, top_label, order[:, 0], set_size)
+        if off == "port":
+            fitted, most = _fit_the_set(scores, order[:, 0], set_size[1], unshared)
+            conf_ports = np.minimum(conf_ports, most)
+            if not np.array_equal(fitted, order[:, 0]):
+                order[:, 0] = fitted
+                standing, top_label, conf_pole = poles_for(fitted)
+        elif off == "pole":
+            standing, top_label, conf_pole = _fit_the_poles(
+                standing, top_label, conf_pole, _pole_leans(labels, layout), set_size[0])
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]])
     readings = []
     for sq in range(64):

@@ -269,8 +269,7 @@ class Detector:
                               side_like, shaded, walls, bodies, shadows, feet,
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
-                                  self.colours, self.noise), rims,
-                              None if self.set_size is None else self.set_size[1])
+                                  self.colours, self.noise), rims, self.set_size)
         # One piece too many may be a misreading, which the referee names, and so may a few
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood).

@@ -18,8 +18,10 @@ from vision.classify import (
     _CONFIGS,
     WALL_SAMPLES,
     ColourModel,
+    _fit_the_poles,
     _fit_the_set,
     _one_wall_per_line,
+    _pieces_off,
     bare_mat_distance,
     blend_loglik,
     camera_noise,
@@ -189,6 +191,98 @@ def test_one_port_too_many_drops_the_least_sure() -> None:
     assert decide(ll)["d5"] == (("nw", SOUTH),)
     assert fit(ll, 3) == {"b6": (("ne", SOUTH),), "a7": (("ne", SOUTH),),
                           "h3": (("se", SOUTH),), **NORTH_PORTS}
+
+
+def poles(**read: tuple[int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A Pole reading (standing, side, conf): every space bare and sure of it, except
+    ``read`` given as ``e1=(SOUTH, 0.9)`` (a Pole of that side, that sure)."""
+    standing, side, conf = np.zeros(64, bool), np.ones(64, int), np.ones(64)
+    for name, (code, sure) in read.items():
+        standing[sq(name)], side[sq(name)], conf[sq(name)] = True, code, sure
+    return standing, side, conf
+
+
+THREE_SOUTH = {"c1": (SOUTH, 1.0), "d1": (SOUTH, 1.0), "f1": (SOUTH, 1.0)}
+FOUR_NORTH = {n: (2, 1.0) for n in ("c8", "d8", "e8", "f8")}
+
+
+def read_poles(standing: np.ndarray, side: np.ndarray) -> dict[str, int]:
+    return {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}": int(side[q]) for q in np.nonzero(standing)[0]}
+
+
+def test_a_pole_on_a_pad_printed_in_its_colour_is_kept_to_fill_the_set() -> None:
+    """Rule book: every Pole stays on the mat (issue 16, simulated: a red Pole on a red
+    Telepad disc at 35 degrees, its discs unable to tell it from the print). South reads 3
+    Poles; e1, read bare but unsure, has every disc sample in south's colour: e1 it is,
+    unsure still. b5, leaning as far but read surely bare, is left alone."""
+    standing, side, conf = poles(**THREE_SOUTH, **FOUR_NORTH)
+    conf[sq("e1")], conf[sq("g4")] = 0.0, 0.2
+    lean = np.zeros((64, 2))
+    lean[sq("e1"), 0], lean[sq("g4"), 0], lean[sq("b5"), 0] = 0.8, 0.3, 1.0
+    standing, side, conf = _fit_the_poles(standing, side, conf, lean, 4)
+    assert read_poles(standing, side) == {**{n: 1 for n in ("c1", "d1", "e1", "f1")},
+                                          **{n: 2 for n in ("c8", "d8", "e8", "f8")}}
+    assert conf[sq("e1")] < 0.5
+
+
+def test_no_pole_is_invented_where_no_unsure_space_leans_to_the_side() -> None:
+    """One Pole short, but the only unsure space's discs lean less than pole_share to
+    south's colour: the board stays as read (the referee names the missing Pole)."""
+    standing, side, conf = poles(**THREE_SOUTH, **FOUR_NORTH)
+    conf[sq("e1")] = 0.0
+    lean = np.zeros((64, 2))
+    lean[sq("e1"), 0] = CLASSIFY.pole_share - 0.1
+    assert read_poles(*_fit_the_poles(standing, side, conf, lean, 4)[:2]) == \
+        read_poles(standing, side)
+
+
+def test_one_pole_too_many_drops_the_least_sure() -> None:
+    """Five south Poles: the least sure of them, if unsure, is no Pole."""
+    standing, side, conf = poles(**THREE_SOUTH, e1=(SOUTH, 0.4), b4=(SOUTH, 0.3),
+                                 **FOUR_NORTH)
+    fitted, _, conf = _fit_the_poles(standing, side, conf, np.zeros((64, 2)), 4)
+    assert not fitted[sq("b4")] and fitted.sum() == 8 and conf[sq("b4")] < 0.5
+
+
+def test_a_sure_pole_is_not_dropped_to_fit_the_set() -> None:
+    """Five south Poles, every one read sure: no misreading to fit (the referee names
+    the Pole too many)."""
+    standing, side, conf = poles(**THREE_SOUTH, e1=(SOUTH, 0.9), b4=(SOUTH, 0.6),
+                                 **FOUR_NORTH)
+    assert _fit_the_poles(standing, side, conf, np.zeros((64, 2)), 4)[0].sum() == 9
+
+
+def test_poles_off_by_more_than_one_are_left_as_read() -> None:
+    """Two south Poles short, or one of each side off, is no single misreading."""
+    lean = np.full((64, 2), 1.0)
+    for read in ({"c1": (SOUTH, 1.0), "d1": (SOUTH, 1.0), **FOUR_NORTH},
+                 {**THREE_SOUTH, "c8": (2, 1.0), "d8": (2, 1.0), "e8": (2, 1.0),
+                  "f8": (2, 0.1), "g8": (2, 0.1)}):
+        standing, side, conf = poles(**read)
+        conf[~standing] = 0.0
+        assert read_poles(*_fit_the_poles(standing, side, conf, lean, 4)[:2]) == \
+            read_poles(standing, side)
+
+
+def test_only_one_piece_off_the_set_on_the_whole_board_is_fitted() -> None:
+    """Issue 16 (no hand frame gives a position): a Pole and a Port off together, or two
+    of either, is no single misreading, and is left for the hand check (beyond_the_set)."""
+    one_port = np.full(64, config(None))
+    for name, corner in (("b2", "sw"), ("c3", "sw"), ("f3", "se"), ("g2", "se")):
+        one_port[sq(name)] = config(corner, SOUTH)
+    for name, corner in (("b7", "nw"), ("c6", "nw"), ("f6", "ne"), ("g7", "ne")):
+        one_port[sq(name)] = config(corner, 2)
+    standing, side, _ = poles(**THREE_SOUTH, e1=(SOUTH, 1.0), **FOUR_NORTH)
+    assert _pieces_off(standing, side, one_port, (4, 4)) is None
+    fewer = one_port.copy()
+    fewer[sq("b2")] = config(None)
+    assert _pieces_off(standing, side, fewer, (4, 4)) == "port"
+    short = standing.copy()
+    short[sq("e1")] = False
+    assert _pieces_off(short, side, one_port, (4, 4)) == "pole"
+    assert _pieces_off(short, side, fewer, (4, 4)) is None
+    fewer[sq("b7")] = config(None)
+    assert _pieces_off(standing, side, fewer, (4, 4)) is None
 
 
 NORTH = 2
