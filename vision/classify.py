@@ -838,9 +838,6 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     unexplained = (judged > 0) & (odd_discs == judged) & ~coloured
     if not unexplained.any():
         return unexplained
-    # A disc that is the colour of a neighbour's Pole leaning its top over it, blurred into
-    # the bare look there (its chroma spread by the JPEG), is a piece's edge, not a hand.
-    # Only there: skin may pass for a blend of the mat and light wood or orange anywhere.
     # Whose Pole stands where, from every top sample the empty photo saw (a tall neighbour
     # may cross some rays: a Pole's top still shows in most).
     f = feat[:, layout.top]
@@ -849,6 +846,13 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         np.broadcast_to(seen[..., None], f.shape), 1, 2))  # (64, 3)
     tops_of = (seen.sum(axis=1) >= cfg.unexplained_min_samples)[:, None] & np.stack(
         [_dark_distance(colours[name], top) <= cfg.explain_sigma for name in SIDES], axis=1)
+    # A space whose own top shows a side's colour so is a Pole, though a neighbour's piece
+    # crosses too many of its rays for the disc to be judged, and its shaded body in the
+    # footprint is darker than the lit pieces the colour was learned from (a far Pole).
+    unexplained &= ~tops_of.any(axis=1)
+    # A disc that is the colour of a neighbour's Pole leaning its top over it, blurred into
+    # the bare look there (its chroma spread by the JPEG), is a piece's edge, not a hand.
+    # Only there: skin may pass for a blend of the mat and light wood or orange anywhere.
     nb = _NEIGHBOURS
     near = (layout.leans_over[..., None] & tops_of[np.maximum(nb, 0)]).any(axis=1)
     for odd, mean_f, mean_ref in means:
@@ -857,7 +861,7 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
             blend = blend_loglik(mean_f[ask], mean_ref[ask], colours, noise)
             fits = ((blend >= -0.5 * cfg.blend_explains ** 2) & near[ask]).any(axis=1)
             odd_discs[np.flatnonzero(ask)[fits]] -= 1
-    return (judged > 0) & (odd_discs == judged) & ~coloured
+    return unexplained & (odd_discs == judged)
 
 
 def _dark_distance(model: ColourModel, x: np.ndarray) -> np.ndarray:
