@@ -458,14 +458,19 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     uv = image_samples(layout, cam)
     lab = read_colour(image, uv)  # (64, S, 3) colour features
     samples: dict[str, list[np.ndarray]] = {"south": [], "north": []}
+    tops: dict[str, list[np.ndarray]] = {"south": [], "north": []}
+    bare_look = None if empty is None else read_colour(empty, uv)
     for side, names in START_POLES.items():
         for n in names:  # a Pole's lit top and its shaded body
             samples[side].append(lab[_sq(n), layout.top])
             samples[side].append(lab[_sq(n), layout.foot])
+            if bare_look is not None:  # where the empty photo shows the top changed
+                top = lab[_sq(n), layout.top]
+                tops[side].append(top[bare_mat_distance(
+                    top, bare_look[_sq(n), layout.top]) >= CLASSIFY.piece_changes])
     walls_seen: dict[str, list[np.ndarray]] = {"south": [], "north": []}
     own_parts: dict[str, list[np.ndarray]] = {"south": [], "north": []}
     wall_index = {e: i for i, e in enumerate(EDGES)}
-    bare_look = None if empty is None else read_colour(empty, uv)
     for name, (side, corner) in START_PORTS.items():
         walls = lab[_sq(name), layout.wall].reshape(4, WALL_SAMPLES, 3)
         trusted = layout.weight[_sq(name), layout.wall].reshape(4, WALL_SAMPLES) >= 0.5
@@ -480,9 +485,12 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     learned = {side: np.concatenate(s + walls_seen[side]) for side, s in samples.items()}
     # The walls also in parts of their own: a thin wall's top, blurred into what lies round
     # it, is paler than a Pole's and must not be dropped as the Poles' outlier. Only the
-    # wall samples the empty photo shows changed: the others may be half mat.
+    # wall samples the empty photo shows changed: the others may be half mat. The Poles'
+    # lit tops too: a glossy top under a lamp is much lighter and paler than the bodies and
+    # walls that outnumber it (yellow Poles' tops near white).
     colours = {side: ColourModel.learn(np.concatenate(samples[side] + walls_seen[side]),
-                                       np.concatenate(own_parts[side]))
+                                       np.concatenate(own_parts[side]),
+                                       *([np.concatenate(tops[side])] if tops[side] else []))
                for side in samples}
     _check_sides_apart(colours, learned)
     geometry = PieceGeometry()
