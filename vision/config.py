@@ -259,10 +259,11 @@ class GateConfig:
     # is half a space (7 px) across or more
     foreign_open_px: int = 5
     # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces,
-    # where one of them at least is read this sure; this many even when all are unsure
+    # where one of them at least is read this sure; and pieces beyond the set's and short of
+    # it together, this many even when all are unsure (a hand hides pieces as it shows some)
     beyond_the_set: int = 2
     beyond_the_set_sure: float = 0.5
-    beyond_the_set_unsure: int = 4
+    off_the_set: int = 3
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved

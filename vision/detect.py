@@ -270,12 +270,13 @@ class Detector:
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
                                   self.colours, self.noise), rims, self.set_size)
-        # One piece too many may be a misreading, which the referee names, and so may a few
-        # read unsure (it asks to look again there); more, or read sure, are something else
-        # over the mat read as pieces (a hand the colour of light wood).
+        # One piece too many may be a misreading, which the referee names, and so may two
+        # read unsure or missing (it asks to look again there); more, or read sure, are
+        # something else over the mat read as pieces (a hand the colour of light wood, which
+        # hides the pieces under it as it shows some of its own).
         if self.set_size is not None:
             extra = beyond_the_set(readings, self.set_size)
-            if extra >= GATE.beyond_the_set_unsure or (
+            if extra + short_of_the_set(readings, self.set_size) >= GATE.off_the_set or (
                     extra >= GATE.beyond_the_set and beyond_the_set(
                         readings, self.set_size, GATE.beyond_the_set_sure) > 0):
                 return self._occluded(fix)
@@ -344,6 +345,20 @@ class Detector:
             self._tracker.undo()
             self._tracked = False
         return Detection(None, np.zeros(64), fix, occluded=True)
+
+
+def short_of_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) -> int:
+    """How many of the set's pieces (``set_size``: Poles, Ports per side) ``readings`` (64)
+    do not show: pieces never leave the mat, so something hides them (or they are
+    misread)."""
+    poles = {side: 0 for side in SIDES}
+    ports = {side: 0 for side in SIDES}
+    for r in readings:
+        if r.pole is not None:
+            poles[r.pole] += 1
+        for _, side in r.ports:
+            ports[side] += 1
+    return sum(max(0, set_size[0] - poles[s]) + max(0, set_size[1] - ports[s]) for s in SIDES)
 
 
 def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],

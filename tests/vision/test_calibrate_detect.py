@@ -16,7 +16,18 @@ from companion.rules.teleporters import Position
 from vision.errors import VisionError
 from vision.geometry import camera_model
 from vision.matfind import find_mat
-from vision.simtable import PIECE_SETS, CameraPose, Hand, PieceStyle, Scene, make_camera, render
+from vision.simtable import (
+    PIECE_SETS,
+    CameraPose,
+    Hand,
+    Lighting,
+    PieceStyle,
+    Scene,
+    Sensor,
+    make_camera,
+    render,
+    vary_look,
+)
 
 START = Position.start().to_json()
 EMPTY_BOARD: dict = {"poles": {}, "ports": []}
@@ -206,6 +217,34 @@ def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:
                                                         height=1.5))
         assert frame.occluded
         assert detector.detect(frame.image).occluded, reach
+
+
+def test_a_low_hand_that_hides_a_pole_as_it_shows_ports_gives_no_position() -> None:
+    """Issue 16 (no hand frame gives a position; simulated, seed 2027): a hand low over g3
+    and h3, the colour of the maple pieces, read as three unsure Ports and hid h3's Pole:
+    too few pieces beyond the set to be a hand by that count alone. Pieces never leave the
+    mat either, so the pieces it hides count too (off_the_set)."""
+    import random
+
+    from companion.rules.teleporters.random_play import random_midgame
+    from vision.detect import short_of_the_set
+
+    scene = vary_look(Scene(pose=CameraPose(tilt_deg=10, azimuth_deg=30),
+                            lighting=Lighting(temperature=0.8),
+                            sensor=Sensor(noise=1, blur=0.4, jpeg_quality=95), table="wood",
+                            seed=1016), pieces=True)
+    assert scene.style.colours["south"] == PIECE_SETS["maple/walnut"][0]
+    empty = render({"poles": {}, "ports": []}, scene.with_(seed=scene.seed * 1000 + 999)).image
+    detector = calibrate(render(START, scene).image, empty=empty).detector()
+    truth = random_midgame(random.Random(5), 20).to_json()
+    frame = render(truth, scene.with_(seed=5), Hand(reach=(5.76, 2.54), from_deg=0, height=0.84))
+    assert frame.occluded
+    assert detector.detect(frame.image).occluded
+    from vision.classify import SpaceReading
+
+    readings = [SpaceReading(None, (), 1.0)] * 64
+    readings[0] = SpaceReading("south", (("sw", "north"), ("ne", "north")), 1.0)
+    assert short_of_the_set(readings, (4, 4)) == 3 + 4 + 4 + 2
 
 
 @pytest.mark.parametrize("tilt, azimuth", [(0, 0), (20, 10), (30, 0), (35, 200)])
