@@ -259,8 +259,9 @@ class GateConfig:
     # is half a space (7 px) across or more
     foreign_open_px: int = 5
     # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces,
-    # where one of them at least is read this sure; and pieces beyond the set's and short of
-    # it together, this many even when all are unsure (a hand hides pieces as it shows some)
+    # where one of them at least is read this sure; and pieces beyond the set's, with those
+    # short of it in a game, this many even when all are unsure (a hand hides pieces as it
+    # shows some)
     beyond_the_set: int = 2
     beyond_the_set_sure: float = 0.5
     off_the_set: int = 3

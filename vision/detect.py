@@ -104,6 +104,10 @@ class Detector:
     # (Poles, Ports) of each side in the set (the start position's): a reading with more of
     # a side shows something other than the set's pieces over the mat (skin like light wood)
     set_size: tuple[int, int] | None = None
+    # every piece of the set is on the mat, as in a game (none ever leaves it): a board read
+    # one piece off is fitted to the set, and pieces hidden count with those beyond it;
+    # False for a board that holds part of the set (a Solitaire Quest)
+    whole_set: bool = True
     # (64, 4, J, K) the empty mat's lightness across every edge, and (64, Z, 3) on and beside
     # every Pole's axis (vision.shapes, at the calibration's fix): pieces coloured like the
     # mat are read from their shape
@@ -269,17 +273,16 @@ class Detector:
                               side_like, shaded, walls, bodies, shadows, feet,
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
-                                  self.colours, self.noise), rims, self.set_size)
+                                  self.colours, self.noise), rims,
+                              self.set_size if self.whole_set else None)
         # One piece too many may be a misreading, which the referee names, and so may two
-        # read unsure or missing (it asks to look again there); more, or read sure, are
-        # something else over the mat read as pieces (a hand the colour of light wood, which
-        # hides the pieces under it as it shows some of its own).
-        if self.set_size is not None:
-            extra = beyond_the_set(readings, self.set_size)
-            if extra + short_of_the_set(readings, self.set_size) >= GATE.off_the_set or (
-                    extra >= GATE.beyond_the_set and beyond_the_set(
-                        readings, self.set_size, GATE.beyond_the_set_sure) > 0):
-                return self._occluded(fix)
+        # read unsure (it asks to look again there); more, or read sure, are something else
+        # over the mat read as pieces (a hand the colour of light wood). Such a hand hides
+        # the pieces under it as it shows some of its own: in a game, where every piece is
+        # on the mat, those it hides count with those beyond the set.
+        if self.set_size is not None and pieces_over_the_mat(readings, self.set_size,
+                                                             self.whole_set):
+            return self._occluded(fix)
         self._tracked = False
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)
@@ -345,6 +348,19 @@ class Detector:
             self._tracker.undo()
             self._tracked = False
         return Detection(None, np.zeros(64), fix, occluded=True)
+
+
+def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],
+                        whole_set: bool = True) -> bool:
+    """Whether ``readings`` (64) show something other than the set's pieces over the mat,
+    read as pieces: ``beyond_the_set`` pieces more than the set has, one of them sure, or
+    ``off_the_set`` beyond it, with those short of it where every piece is on the mat
+    (``whole_set``: a game)."""
+    extra = beyond_the_set(readings, set_size)
+    short = short_of_the_set(readings, set_size) if whole_set else 0
+    return (extra > 0 and extra + short >= GATE.off_the_set) or (
+        extra >= GATE.beyond_the_set
+        and beyond_the_set(readings, set_size, GATE.beyond_the_set_sure) > 0)
 
 
 def short_of_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) -> int:

@@ -157,7 +157,8 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
         return 1
     board = virtual_board(say)
     table = QuestTable()
-    session = QuestSession(Quest.QUEENS, player=PLAYER, vision=Vision.from_profile(profile),
+    session = QuestSession(Quest.QUEENS, player=PLAYER,
+                           vision=Vision.from_profile(profile, whole_set=False),
                            source=table, board=board.link, store=store)
 
     def play() -> int:

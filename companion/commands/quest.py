@@ -179,7 +179,8 @@ def _live(quest: Quest, args: Any) -> int:
             if thing is not None:
                 thing.close()
         raise UserError(str(exc)) from None
-    session = QuestSession(quest, player=args.player, vision=Vision.from_profile(profile),
+    session = QuestSession(quest, player=args.player,
+                           vision=Vision.from_profile(profile, whole_set=False),
                            source=source, board=board, store=store)
     try:
         if app is not None:

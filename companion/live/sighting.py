@@ -41,8 +41,12 @@ class Vision:
         self._streak = 0  # full readings in a row that read the same position
 
     @classmethod
-    def from_profile(cls, profile: Profile) -> Vision:
-        return cls(profile.detector(), profile.gate())
+    def from_profile(cls, profile: Profile, whole_set: bool = True) -> Vision:
+        """``whole_set``: every piece of the set is on the mat (a game); False where a board
+        holds part of it (a Solitaire Quest), so that no reading is fitted to the set."""
+        detector = profile.detector()
+        detector.whole_set = whole_set
+        return cls(detector, profile.gate())
 
     def see(self, image: np.ndarray, t: float) -> Sighting:
         try:

@@ -199,6 +199,35 @@ def test_pieces_beyond_the_set_are_counted() -> None:
     assert beyond_the_set(unsure, (4, 4)) == 2
 
 
+def test_pieces_hidden_count_with_those_beyond_the_set_only_in_a_game() -> None:
+    """Rule book: no piece leaves the mat in a game, so a reading one piece beyond the set
+    and two short of it is a hand that hides pieces as it shows one; a Solitaire Quest's
+    board holds part of the set, and the same reading is a misread piece for the quest's
+    check to name. One beyond and one short is a misreading either way."""
+    from vision.classify import SpaceReading
+    from vision.detect import pieces_over_the_mat
+
+    def reading(south_poles: int) -> list[SpaceReading]:
+        out = [SpaceReading(None, (), 1.0)] * 64
+        for i in range(south_poles):
+            out[i] = SpaceReading("south", (), 0.3)
+        for i in range(4):
+            out[56 + i] = SpaceReading("north", (), 1.0)
+        for i, (corner, side) in enumerate([("sw", "south")] * 4 + [("ne", "north")] * 2):
+            out[16 + i] = SpaceReading(None, ((corner, side),), 1.0)
+        return out
+
+    # 5 south Poles (one beyond, unsure), north two Ports short
+    assert pieces_over_the_mat(reading(5), (4, 4))
+    assert not pieces_over_the_mat(reading(5), (4, 4), whole_set=False)
+    # 5 south Poles, north one Port short: one beyond and one short
+    one_short = reading(5)
+    one_short[24] = SpaceReading(None, (("ne", "north"),), 1.0)
+    assert not pieces_over_the_mat(one_short, (4, 4))
+    # no piece beyond the set: a board with pieces off it is no hand by this count
+    assert not pieces_over_the_mat(reading(2), (4, 4))
+
+
 def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:
     """Issue 16: no hand frame gives a position, with pieces of any colours a player owns.
     Light maple pieces are the colour of skin: a hand over them reads as maple pieces, more
