@@ -26,6 +26,7 @@ from firmware_bridge.ports import find_port
 from firmware_bridge.protocol import (
     EVENT_SEQ_HALF,
     MAX_BODY,
+    MIN_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
     Ack,
     Brightness,
@@ -50,7 +51,9 @@ from firmware_bridge.protocol import (
     encode_message,
     event_seq_after,
     events_after,
+    min_protocol_for,
     next_event_seq,
+    piecepack_face,
     previous_event_seq,
 )
 from firmware_bridge.transport import Incoming, LinkLost, SerialTransport
@@ -67,9 +70,18 @@ class LinkState(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class DieRoll:
+    """A roll of the board's die: ``sides`` is its mode (4, 8, or 6 for the piecepack die),
+    ``value`` 1..sides, or 0..5 on the piecepack die (see :attr:`face`)."""
+
     sides: int
     value: int
     seq: int
+
+    @property
+    def face(self) -> str:
+        """The face as players name it: "null", "ace", "2".."5" on the piecepack die, the
+        number on a d4 or d8."""
+        return piecepack_face(self.value) if self.sides == DieMode.PIECEPACK else str(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +103,7 @@ class BridgeStatus:
     reconnects: int = 0
     in_sync: bool = False
     last_error: str = ""
+    protocol: int | None = None       # the version the last handshake settled on
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,14 +159,19 @@ class _Picture:
                 self.die_mode = mode
 
 
-def next_command(want: _Picture, have: _Picture, status_base: int) -> Message | None:
-    """The one message that brings ``have`` closest to ``want`` (pure; table-tested)."""
+def next_command(want: _Picture, have: _Picture, status_base: int,
+                 protocol: int = PROTOCOL_VERSION) -> Message | None:
+    """The one message that brings ``have`` closest to ``want`` on a board that speaks
+    ``protocol`` (pure; table-tested)."""
     pal = [i for i, c in enumerate(want.palette) if c != have.palette[i]]
     if pal:
         lo, hi = min(pal), max(pal)
         return SetPalette(lo, tuple(c for c in want.palette[lo:hi + 1] if c is not None))
-    if have.die_mode != want.die_mode and want.die_mode is not None:
-        return SetDieMode(want.die_mode)       # first: a roll during the restore stays a roll
+    die = want.die_mode
+    if die is not None and protocol < min_protocol_for(die):
+        die = DieMode.OFF                      # too old for it: no die, not another die's rolls
+    if have.die_mode != die and die is not None:
+        return SetDieMode(die)                 # first: a roll during the restore stays a roll
     if have.brightness != want.brightness and want.brightness is not None:
         return Brightness(want.brightness)
     changed = [i for i, c in enumerate(want.colors) if c != have.colors[i]]
@@ -174,6 +192,31 @@ def next_command(want: _Picture, have: _Picture, status_base: int) -> Message | 
         group = [i for i in moved if want.effects[i] == effect][:MAX_BODY - 2]
         return SetEffect(effect, want.periods.get(effect) or 1, tuple(group))
     return None
+
+
+def fallback_version(asked: int, ack: Ack) -> int | None:
+    """The version to say HELLO in again after the board answered a HELLO in ``asked`` with
+    ``ack`` (None: no retry). A board refuses a version it does not speak with BAD_VERSION and
+    the newest one it does; the host falls back to that if it speaks it too (pure)."""
+    if ack.code is not Code.BAD_VERSION or len(ack.extra) != 1:
+        return None
+    theirs = ack.extra[0]
+    return theirs if MIN_PROTOCOL_VERSION <= theirs < asked else None
+
+
+def too_old(mode: DieMode, firmware: str | None, protocol: int) -> str:
+    """The one error for a die mode the board's firmware is too old for."""
+    return (f"the board's firmware ({firmware or 'unknown'}, protocol {protocol}) is too old "
+            f"for the {mode.name.lower()} die, which needs protocol "
+            f"{min_protocol_for(mode)}: update the firmware (docs/hardware.md); "
+            f"d4 and d8 still work")
+
+
+def _refusal(ack: Ack) -> str:
+    if ack.code is Code.BAD_VERSION and len(ack.extra) == 1:
+        return (f"BAD_VERSION (the board speaks protocol {ack.extra[0]}, this host "
+                f"{MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION})")
+    return ack.code.name
 
 
 _WAKE = object()
@@ -206,6 +249,7 @@ class Bridge:
         self._closed = threading.Event()
         self._synced = threading.Condition(self._lock)
         self._seq = 0
+        self._protocol: int | None = None   # the connected board's version; None: not known
         self._boot_id: int | None = None
         self._last_event = 0
         self._last_heard = 0.0
@@ -271,8 +315,19 @@ class Bridge:
         self._wake()
 
     def die_mode(self, mode: DieMode) -> None:
+        """The die's mode. Raises BridgeError for a mode the connected board's firmware is
+        too old for (the piecepack die needs protocol 2); d4 and d8 work on every board.
+        While no board has answered any mode is taken; should the board prove too old for it,
+        its die is turned off and ``status().last_error`` says why."""
+        try:
+            mode = DieMode(mode)
+        except ValueError:
+            raise BridgeError(f"die mode {mode!r} is not one of "
+                              f"{', '.join(f'{m.name} ({m.value})' for m in DieMode)}") from None
         with self._lock:
-            self._want.die_mode = DieMode(mode)
+            if self._protocol is not None and self._protocol < min_protocol_for(mode):
+                raise BridgeError(too_old(mode, self._status.firmware, self._protocol))
+            self._want.die_mode = mode
         self._wake()
 
     def on_event(self, callback: Callable[[DieRoll | ButtonPress], None]) -> None:
@@ -361,6 +416,7 @@ class Bridge:
             self._transport = None
         with self._lock:
             self._have = _Picture.unknown(self.layout.led_count)
+            self._protocol = None             # the next board may run other firmware
             if self._status.state is not LinkState.CLOSED:
                 self._set_status(state=LinkState.DISCONNECTED, last_error=reason,
                                  in_sync=False)
@@ -379,12 +435,23 @@ class Bridge:
             except queue.Empty:
                 return
 
+    def _hello(self, version: int) -> Ack:
+        return self._command(Hello(version, self.layout.led_count, self.layout.status_base))
+
     def _handshake(self) -> None:
-        ack = self._command(Hello(PROTOCOL_VERSION, self.layout.led_count,
-                                  self.layout.status_base))
+        version = PROTOCOL_VERSION
+        ack = self._hello(version)
+        older = fallback_version(version, ack)
+        if older is not None:                   # older firmware: speak its version
+            version = older
+            ack = self._hello(version)
         if ack.code is not Code.OK:
-            raise BridgeError(f"board refused the handshake: {ack.code.name}")
+            raise BridgeError(f"board refused the handshake: {_refusal(ack)}")
         info = HelloInfo.from_bytes(ack.extra)
+        if info.version != version:             # the ACK names the session's version
+            raise BridgeError(f"board acknowledged a version {version} HELLO as version "
+                              f"{info.version}")
+        firmware = f"{info.fw_major}.{info.fw_minor}"
         with self._lock:
             first = self._boot_id is None
             if first:
@@ -393,10 +460,15 @@ class Bridge:
                 self._last_event = 0                    # the board restarted its counter
             self._need_replay = event_seq_after(info.last_event_seq, self._last_event)
             self._boot_id = info.boot_id
+            self._protocol = version
             self._have = _Picture.unknown(self.layout.led_count)
+            die = self._want.die_mode
+            refused = (too_old(die, firmware, version)
+                       if die is not None and version < min_protocol_for(die) else "")
             self._set_status(state=LinkState.CONNECTED, boot_id=info.boot_id,
-                             firmware=f"{info.fw_major}.{info.fw_minor}",
-                             last_event_seq=self._last_event, last_error="", in_sync=False,
+                             firmware=firmware, protocol=version,
+                             last_event_seq=self._last_event, last_error=refused,
+                             in_sync=False,
                              reconnects=self._status.reconnects + (0 if first else 1))
 
     def _serve(self) -> None:
@@ -405,7 +477,8 @@ class Bridge:
                 self._replay()
                 continue
             with self._lock:
-                msg = next_command(self._want, self._have, self.layout.status_base)
+                msg = next_command(self._want, self._have, self.layout.status_base,
+                                   self._protocol or PROTOCOL_VERSION)
                 if msg is None:
                     self._want_dirty = False
                     self._set_status(in_sync=True)

@@ -15,10 +15,18 @@ import threading
 import time
 from pathlib import Path
 
-from firmware_bridge.bridge import Bridge, LinkState
+from firmware_bridge.bridge import Bridge, DieRoll, LinkState
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.layout import LedLayout, test_pattern
 from firmware_bridge.ports import find_port
+from firmware_bridge.protocol import (
+    MIN_PROTOCOL_VERSION,
+    PROTOCOL_VERSION,
+    DieMode,
+    Event,
+    EventKind,
+    min_protocol_for,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -36,6 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="run a virtual board on a pseudo-terminal; Enter "
                          "rolls its die or presses its button; Ctrl-C stops")
     sim.add_argument("--seed", type=int, help="die seed (default: random)")
+    sim.add_argument("--protocol", type=int, default=PROTOCOL_VERSION,
+                     choices=range(MIN_PROTOCOL_VERSION, PROTOCOL_VERSION + 1),
+                     help=f"newest protocol version the board speaks (default "
+                     f"{PROTOCOL_VERSION}; 1: firmware 1.0, no piecepack die)")
     sim.set_defaults(func=cmd_simulate)
 
 
@@ -84,6 +96,20 @@ def cmd_test(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def die_modes(protocol: int) -> str:
+    """The die modes a board that speaks ``protocol`` has, as the simulator lists them."""
+    return ", ".join(m.name.lower() for m in DieMode
+                     if m is not DieMode.OFF and min_protocol_for(m) <= protocol)
+
+
+def describe(event: Event) -> str:
+    """One line for an event of the virtual board (piecepack faces by name)."""
+    if event.kind is EventKind.ROLL:
+        roll = DieRoll(event.a, event.b, event.seq)
+        return f"event {event.seq}: {DieMode(event.a).name.lower()} rolled {roll.face}"
+    return f"event {event.seq}: button pressed"
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from firmware_bridge.virtual_device import VirtualDevice
 
@@ -91,12 +117,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         # Ctrl-C stops it however it was started: a shell starts background jobs, and so
         # their children, with SIGINT ignored, and Python then leaves it ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    with VirtualDevice(seed=args.seed) as dev:
+    with VirtualDevice(seed=args.seed, protocol=args.protocol) as dev:
         # Ctrl-C may come as soon as the port is printed: everything after is inside the try.
         try:
             print(dev.port, flush=True)
-            print("virtual board running: press Enter to roll/press, Ctrl-C to stop",
-                  file=sys.stderr)
+            major, minor = dev.core.fw_version
+            print(f"virtual board running, firmware {major}.{minor} (protocol {args.protocol}; "
+                  f"dice: {die_modes(args.protocol)}): press Enter to roll/press, Ctrl-C to stop",
+                  file=sys.stderr, flush=True)
 
             def presses() -> None:
                 # Raw reads: a thread blocked in sys.stdin's buffered reader holds its lock,
@@ -108,6 +136,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 while data := os.read(fd, 1024):
                     for _ in range(data.count(b"\n")):
                         dev.press_button()
+                        print(describe(dev.core.events[-1]), file=sys.stderr, flush=True)
 
             threading.Thread(target=presses, daemon=True).start()
             while True:

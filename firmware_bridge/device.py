@@ -17,6 +17,8 @@ from firmware_bridge.framing import FrameFault, FrameReader
 from firmware_bridge.protocol import (
     EVENT_RING,
     MAX_LEDS,
+    MIN_PROTOCOL_VERSION,
+    PIECEPACK_PROTOCOL,
     PROTOCOL_VERSION,
     Ack,
     Brightness,
@@ -43,10 +45,14 @@ from firmware_bridge.protocol import (
     decode_payload,
     encode_message,
     event_seq_after,
+    min_protocol_for,
     next_event_seq,
+    roll_values,
 )
 
-FW_VERSION = (1, 0)
+# The firmware release that speaks up to each protocol version (firmware/proto.h).
+FW_VERSIONS = {1: (1, 0), 2: (1, 1)}
+FW_VERSION = FW_VERSIONS[PROTOCOL_VERSION]
 # Host messages that are safe to repeat and so skip the duplicate-seq check.
 _REPEATABLE = (MsgType.HELLO, MsgType.PING, MsgType.EVENTS_SINCE)
 
@@ -67,9 +73,19 @@ class LedState:
 
 
 class DeviceCore:
-    """Parses host frames, applies valid messages, acknowledges, keeps the last events."""
+    """Parses host frames, applies valid messages, acknowledges, keeps the last events.
 
-    def __init__(self, boot_id: int | None = None) -> None:
+    ``protocol`` is the newest version the board speaks: 1 models a board still on firmware
+    1.0 (no piecepack die), for the host's fallback.
+    """
+
+    def __init__(self, boot_id: int | None = None, *, protocol: int = PROTOCOL_VERSION) -> None:
+        if protocol not in FW_VERSIONS:
+            raise BridgeError(f"no firmware speaks protocol version {protocol}; "
+                              f"{MIN_PROTOCOL_VERSION}..{PROTOCOL_VERSION} do")
+        self.max_protocol = protocol
+        self.fw_version = FW_VERSIONS[protocol]
+        self.protocol = 0           # the version of the last good HELLO; 0 until one
         self.boot_id = random.getrandbits(16) if boot_id is None else boot_id
         self._reader = FrameReader()
         self.led_count = 0          # 0 until a HELLO: commands before it get NOT_READY
@@ -105,11 +121,12 @@ class DeviceCore:
         return self._frame(event)
 
     def press_button(self, rng: random.Random) -> bytes:
-        """A debounced press: a roll in d4/d8 mode (uniform by ``rng``), else a button event."""
+        """A debounced press: a roll in a die mode (uniform by ``rng``), else a button event."""
         if self.die_mode is DieMode.OFF:
             return self.push_event(EventKind.BUTTON, 0, 1)
-        sides = int(self.die_mode)
-        return self.push_event(EventKind.ROLL, sides, rng.randrange(sides) + 1)
+        values = roll_values(self.die_mode)
+        return self.push_event(EventKind.ROLL, int(self.die_mode),
+                               values[rng.randrange(len(values))])
 
     # --- input -----------------------------------------------------------------------------
     def feed(self, data: bytes) -> list[bytes]:
@@ -133,6 +150,8 @@ class DeviceCore:
             msg = decode_payload(payload).message
         except BridgeError:
             return [self._frame(Ack(seq, Code.BAD_VALUE))]
+        if isinstance(msg, SetDieMode) and min_protocol_for(msg.mode) > self.max_protocol:
+            return [self._frame(Ack(seq, Code.BAD_VALUE))]   # a mode its firmware never knew
         kind = msg.TYPE
         if kind not in _REPEATABLE and self.led_count and seq == self.last_seq:
             return [self._frame(Ack(seq, self.last_code))]   # a retry: answer, don't redo
@@ -145,11 +164,15 @@ class DeviceCore:
 
     def _apply(self, msg: Message) -> tuple[Code, bytes, list[Message]]:
         if isinstance(msg, Hello):
-            if msg.version != PROTOCOL_VERSION:
-                return Code.BAD_VERSION, bytes((PROTOCOL_VERSION,)), []
+            if not MIN_PROTOCOL_VERSION <= msg.version <= self.max_protocol:
+                # the newest version it speaks: a newer host falls back to it
+                return Code.BAD_VERSION, bytes((self.max_protocol,)), []
+            self.protocol = msg.version              # the session speaks the host's version
+            if self.protocol < PIECEPACK_PROTOCOL and self.die_mode is DieMode.PIECEPACK:
+                self.die_mode = DieMode.OFF          # a version 1 host cannot read its rolls
             self.led_count, self.status_base = msg.led_count, msg.status_base
             self.applied.append(msg)
-            info = HelloInfo(PROTOCOL_VERSION, *FW_VERSION, MAX_LEDS, self.boot_id,
+            info = HelloInfo(self.protocol, *self.fw_version, MAX_LEDS, self.boot_id,
                              self.last_event_seq)
             return Code.OK, info.to_bytes(), []
         if isinstance(msg, Ping):
@@ -190,6 +213,8 @@ class DeviceCore:
                     return Code.BAD_VALUE, b"", []
                 self.colors[self.status_base:self.status_base + len(colors)] = colors
             case SetDieMode(mode):
+                if min_protocol_for(mode) > self.protocol:
+                    return Code.BAD_VALUE, b"", []      # as a board of that version answers
                 self.die_mode = mode
         self.applied.append(msg)
         return Code.OK, b"", []

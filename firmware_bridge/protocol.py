@@ -15,7 +15,9 @@ from typing import TypeVar
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.framing import MAX_FRAME_PAYLOAD, encode_frame
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2    # the newest this host speaks; it falls back to older boards' versions
+MIN_PROTOCOL_VERSION = 1
+PIECEPACK_PROTOCOL = 2  # the first version with the piecepack die (docs/protocol.md, Versions)
 BAUD = 115200
 MAX_LEDS = 128          # the firmware's frame buffers are sized for this many strip LEDs
 PALETTE_SIZE = 16       # colours are 4-bit palette indices: two LEDs per byte
@@ -66,9 +68,44 @@ class Effect(enum.IntEnum):
 
 
 class DieMode(enum.IntEnum):
+    """The die's mode; a roll's EVENT carries it as ``a`` (the number of faces)."""
+
     OFF = 0
     D4 = 4
+    PIECEPACK = 6   # faces null, ace, 2..5, rolled as 0..5 (Telic); protocol version 2 on
     D8 = 8
+
+
+# Piecepack faces by roll value: null is the blank face (0), ace is 1.
+PIECEPACK_FACES = ("null", "ace", "2", "3", "4", "5")
+
+
+def roll_values(mode: DieMode) -> range:
+    """The values a roll in ``mode`` can take: 0..5 for piecepack, 1..N for a dN."""
+    if mode is DieMode.OFF:
+        raise BridgeError("the die is off: it has no roll values")
+    return range(len(PIECEPACK_FACES)) if mode is DieMode.PIECEPACK else range(1, mode + 1)
+
+
+def piecepack_face(value: int) -> str:
+    """The name of a piecepack roll value: 0 "null", 1 "ace", 2..5 "2".."5"."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
+        raise BridgeError(f"piecepack roll value {value!r} is not 0..5")
+    return PIECEPACK_FACES[value]
+
+
+def piecepack_value(face: str) -> int:
+    """The roll value of a piecepack face named as :func:`piecepack_face` names it
+    (any case): "null" 0, "ace" 1, "2".."5" 2..5."""
+    name = face.lower() if isinstance(face, str) else None
+    if name not in PIECEPACK_FACES:
+        raise BridgeError(f"{face!r} is not a piecepack face (null, ace, 2, 3, 4, 5)")
+    return PIECEPACK_FACES.index(name)
+
+
+def min_protocol_for(mode: DieMode) -> int:
+    """The first protocol version that has die mode ``mode``."""
+    return PIECEPACK_PROTOCOL if mode is DieMode.PIECEPACK else MIN_PROTOCOL_VERSION
 
 
 class EventKind(enum.IntEnum):
@@ -248,7 +285,8 @@ class HelloInfo:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """A die roll (``a`` = sides, ``b`` = value 1..sides) or a button press (``a`` = button)."""
+    """A die roll (``a`` = the die mode, ``b`` = a value of :func:`roll_values`) or a button
+    press (``a`` = button)."""
 
     seq: int
     kind: EventKind
@@ -424,7 +462,8 @@ def decode_payload(payload: bytes) -> Packet:
             _exact(body, 5, "EVENT")
             ev_kind = _enum(EventKind, body[2], "event kind")
             if ev_kind is EventKind.ROLL:
-                _check(body[3] in (4, 8) and 1 <= body[4] <= body[3], f"bad roll {body.hex()}")
+                _check(body[3] in _ROLL_MODES and body[4] in roll_values(DieMode(body[3])),
+                       f"bad roll {body.hex()}")
             msg = Event(_u16(body, 0), ev_kind, body[3], body[4])
         case MsgType.HEARTBEAT:
             _exact(body, 7, "HEARTBEAT")
@@ -433,3 +472,6 @@ def decode_payload(payload: bytes) -> Packet:
             _exact(body, 2, "ERROR")
             msg = ErrorReport(_enum(Code, body[0], "error code"), body[1])
     return Packet(seq, msg)
+
+
+_ROLL_MODES = frozenset(int(m) for m in DieMode if m is not DieMode.OFF)

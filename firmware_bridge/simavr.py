@@ -31,8 +31,12 @@ class ToolchainMissing(BridgeError):
     """A compiler, make or the simavr headers are not installed (callers skip on this)."""
 
 
-def build(target: str, build_dir: Path) -> Path:
-    """``make -C firmware_bridge/firmware TARGET BUILD=build_dir``; returns build_dir."""
+def build(target: str, build_dir: Path, *, protocol: int | None = None) -> Path:
+    """``make -C firmware_bridge/firmware TARGET BUILD=build_dir``; returns build_dir.
+
+    ``protocol=1`` builds a board that speaks only protocol version 1, as firmware 1.0 did
+    (``make PROTOCOL=1``); give it a build_dir of its own.
+    """
     tools, headers = _NEEDS[target]
     missing = [t for t in tools if shutil.which(t) is None]
     missing += [h for h in headers if not Path(h).exists()]
@@ -43,7 +47,8 @@ def build(target: str, build_dir: Path) -> Path:
     build_dir.mkdir(parents=True, exist_ok=True)
     with _build_lock:
         proc = subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR), target,
-                               f"BUILD={build_dir.resolve()}"],
+                               f"BUILD={build_dir.resolve()}",
+                               *([f"PROTOCOL={protocol}"] if protocol is not None else [])],
                               capture_output=True, text=True, check=False)
     if proc.returncode:
         raise BridgeError(f"make {target} failed: {(proc.stderr or proc.stdout).strip()[-800:]}")
@@ -68,6 +73,8 @@ class FirmwareHost:
         lib.host_rng_stir.argtypes = [ctypes.c_uint32]
         lib.host_rng_below.argtypes = [ctypes.c_uint8]
         lib.host_rng_below.restype = ctypes.c_uint8
+        lib.host_rng_roll.argtypes = [ctypes.c_uint8]
+        lib.host_rng_roll.restype = ctypes.c_uint8
         self._lib = lib
         self._out = ctypes.create_string_buffer(1 << 16)
 
@@ -100,6 +107,10 @@ class FirmwareHost:
 
     def rng_below(self, n: int) -> int:
         return int(self._lib.host_rng_below(n))
+
+    def rng_roll(self, mode: int) -> int:
+        """A roll as the board makes it in die mode ``mode`` (0..5 piecepack, else 1..mode)."""
+        return int(self._lib.host_rng_roll(mode))
 
 
 class SimulatedBoard:
@@ -164,6 +175,11 @@ class SimulatedBoard:
     def press_button(self, hold_ms: int = 30) -> None:
         """Press the roll button for ``hold_ms`` of simulated time (debounce: 10 ms)."""
         self._send(f"press {hold_ms}")
+
+    def press_many(self, count: int, hold_ms: int = 11) -> None:
+        """``count`` presses back to back in simulated time, each held ``hold_ms`` and released
+        as long (just over the 10 ms debounce by default): thousands of rolls in seconds."""
+        self._send(f"rolls {count} {hold_ms}")
 
     def bounce(self, edges: int = 6) -> None:
         """A chattering contact (1 ms edges, under the debounce time), then a 30 ms press."""

@@ -3,7 +3,8 @@
 For the demo and for machines without simavr: the bridge opens its port like a real board's.
 The port is a symlink that stays put across ``unplug()``/``replug()`` (a new pty behind it),
 like a udev ``/dev/serial/by-id`` name. ``reset()`` is a board reset: RAM (LEDs, event ring)
-is lost and a new boot id announced.
+is lost and a new boot id announced. ``protocol=1`` makes it a board still on firmware 1.0
+(no piecepack die), to try the host's fallback.
 """
 
 from __future__ import annotations
@@ -21,15 +22,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_bridge.device import DeviceCore, LedState
+from firmware_bridge.protocol import PROTOCOL_VERSION
 
 
 class VirtualDevice:
     """Start with :meth:`start` (returns the port path); stop with :meth:`stop`."""
 
     def __init__(self, *, seed: int | None = None, heartbeat_s: float = 1.0,
-                 baud: int | None = None, link_dir: str | None = None) -> None:
+                 baud: int | None = None, link_dir: str | None = None,
+                 protocol: int = PROTOCOL_VERSION) -> None:
         self._rng = random.Random(seed)
-        self.core = DeviceCore(boot_id=self._rng.getrandbits(16))
+        self.protocol = protocol             # the newest version its firmware speaks
+        self.core = DeviceCore(boot_id=self._rng.getrandbits(16), protocol=protocol)
         self.heartbeat_s = heartbeat_s
         self.baud = baud                     # pace bytes like a real line; None = instant
         self._dir = Path(link_dir or tempfile.mkdtemp(prefix="companion-board-"))
@@ -76,7 +80,7 @@ class VirtualDevice:
     def reset(self) -> None:
         """The board reboots: state lost, new boot id, a heartbeat at once."""
         with self._lock:
-            self.core = DeviceCore(boot_id=self._rng.getrandbits(16))
+            self.core = DeviceCore(boot_id=self._rng.getrandbits(16), protocol=self.protocol)
             self._booted = time.monotonic()
             self._send([self.core.heartbeat(0)])
 

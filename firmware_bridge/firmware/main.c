@@ -1,5 +1,5 @@
 /* LED/die board firmware for the ATmega328P (Arduino Uno/Nano): the wire protocol on the
- * UART, a WS2812 strip, a debounced roll button, a fair d4/d8, a watchdog. */
+ * UART, a WS2812 strip, a debounced roll button, a fair d4/d8/piecepack die, a watchdog. */
 #include <avr/eeprom.h>
 #include <avr/interrupt.h>
 #include <avr/io.h>
@@ -210,8 +210,7 @@ int main(void)
             pressed = 0;
             rng_stir(press_entropy);
             if (fw.die_mode)
-                fw_push_event(&fw, EVENT_ROLL, fw.die_mode,
-                              (uint8_t)(rng_below(fw.die_mode) + 1));
+                fw_push_event(&fw, EVENT_ROLL, fw.die_mode, rng_roll(fw.die_mode));
             else
                 fw_push_event(&fw, EVENT_BUTTON, 0, 1);
         }

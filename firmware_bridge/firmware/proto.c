@@ -118,7 +118,8 @@ void fw_push_event(fw_state *fw, uint8_t kind, uint8_t a, uint8_t b)
     send_event(fw, &fw->ring[slot]);
 }
 
-/* Is the body well-formed for its type? Mirrors protocol.decode_payload exactly. */
+/* Is the body well-formed for its type? Mirrors protocol.decode_payload exactly (and, built
+ * with PROTOCOL=1, device.DeviceCore(protocol=1)). */
 static uint8_t well_formed(uint8_t type, const uint8_t *b, uint8_t n)
 {
     uint8_t i;
@@ -156,7 +157,11 @@ static uint8_t well_formed(uint8_t type, const uint8_t *b, uint8_t n)
             return 0;
         return b[0] % 2 == 0 || (b[n - 1] >> 4) == 0;
     case MSG_DIE_MODE:
-        return n == 1 && (b[0] == 0 || b[0] == 4 || b[0] == 8);
+        /* piecepack is well-formed from version 2 on; in a version 1 session apply() refuses
+         * it. A PROTOCOL=1 build does not know the value at all, like firmware 1.0. */
+        return n == 1 && (b[0] == DIE_OFF || b[0] == DIE_D4 || b[0] == DIE_D8
+                          || (FW_PROTOCOL_VERSION >= FW_PIECEPACK_PROTOCOL
+                              && b[0] == DIE_PIECEPACK));
     case MSG_EVENTS_SINCE:
         return n == 2;
     }
@@ -174,15 +179,18 @@ static uint8_t apply(fw_state *fw, uint8_t type, const uint8_t *b, uint8_t n,
 {
     uint8_t i, count, leds = fw->led_count;
     if (type == MSG_HELLO) {
-        if (b[0] != FW_PROTOCOL_VERSION) {
-            extra[0] = FW_PROTOCOL_VERSION;
+        if (b[0] < FW_PROTOCOL_MIN || b[0] > FW_PROTOCOL_VERSION) {
+            extra[0] = FW_PROTOCOL_VERSION;   /* the newest we speak: the host may fall back */
             *extra_len = 1;
             return CODE_BAD_VERSION;
         }
+        fw->protocol = b[0];                  /* the session speaks the host's version */
+        if (fw->protocol < FW_PIECEPACK_PROTOCOL && fw->die_mode == DIE_PIECEPACK)
+            fw->die_mode = DIE_OFF;           /* a version 1 host cannot read piecepack rolls */
         fw->led_count = b[1];
         fw->status_base = b[2];
         fw->dirty = 1;
-        uint8_t info[8] = {FW_PROTOCOL_VERSION, FW_VERSION_MAJOR, FW_VERSION_MINOR, FW_MAX_LEDS,
+        uint8_t info[8] = {fw->protocol, FW_VERSION_MAJOR, FW_VERSION_MINOR, FW_MAX_LEDS,
                            (uint8_t)(fw->boot_id >> 8), (uint8_t)fw->boot_id,
                            (uint8_t)(fw->last_event_seq >> 8), (uint8_t)fw->last_event_seq};
         memcpy(extra, info, 8);
@@ -248,6 +256,8 @@ static uint8_t apply(fw_state *fw, uint8_t type, const uint8_t *b, uint8_t n,
             fw->colors[fw->status_base + i] = nibble(b + 1, i);
         break;
     case MSG_DIE_MODE:
+        if (b[0] == DIE_PIECEPACK && fw->protocol < FW_PIECEPACK_PROTOCOL)
+            return CODE_BAD_VALUE;            /* as a version 1 board answers */
         fw->die_mode = b[0];
         break;
     }

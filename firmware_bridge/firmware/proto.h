@@ -8,9 +8,16 @@
 
 #include <stdint.h>
 
-#define FW_PROTOCOL_VERSION 1
+/* The newest protocol version this build speaks; it speaks every one from FW_PROTOCOL_MIN
+ * (docs/protocol.md, "Versions"). `make PROTOCOL=1` builds a board that speaks only version 1,
+ * as firmware 1.0 did: the tests run the host's fallback against it. */
+#ifndef FW_PROTOCOL_VERSION
+#define FW_PROTOCOL_VERSION 2
+#endif
+#define FW_PROTOCOL_MIN 1
+#define FW_PIECEPACK_PROTOCOL 2            /* the first version with the piecepack die */
 #define FW_VERSION_MAJOR 1
-#define FW_VERSION_MINOR 0
+#define FW_VERSION_MINOR (FW_PROTOCOL_VERSION >= 2 ? 1 : 0)   /* 1.0 spoke only version 1 */
 #define FW_MAX_LEDS 128
 #define FW_PALETTE 16
 #define FW_RING 16
@@ -28,6 +35,8 @@ enum { CODE_OK = 0, CODE_BAD_CRC, CODE_BAD_FRAME, CODE_UNKNOWN_TYPE, CODE_BAD_LE
 
 enum { EFFECT_STEADY = 0, EFFECT_BLINK = 1, EFFECT_PULSE = 2 };
 enum { EVENT_ROLL = 1, EVENT_BUTTON = 2 };
+/* DIE_MODE values; a roll's event carries the mode in `a` (its number of faces) */
+enum { DIE_OFF = 0, DIE_D4 = 4, DIE_PIECEPACK = 6, DIE_D8 = 8 };
 
 typedef struct {
     uint16_t seq;
@@ -41,6 +50,7 @@ typedef struct fw_state {
     uint8_t effects[FW_MAX_LEDS];
     uint8_t palette[FW_PALETTE][3];
     uint8_t brightness, blink_cs, pulse_cs, die_mode;
+    uint8_t protocol;                 /* the version the last good HELLO asked for; 0: none */
     uint8_t dirty;                    /* the strip needs redrawing */
     /* events kept for replay */
     fw_event ring[FW_RING];

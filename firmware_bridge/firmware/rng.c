@@ -1,5 +1,7 @@
 #include "rng.h"
 
+#include "proto.h"
+
 static uint32_t state = 0x6D2B79F5u;
 
 static uint32_t step(void)
@@ -34,11 +36,20 @@ uint8_t rng_byte(void)
 uint8_t rng_below(uint8_t n)
 {
     /* Reject the top 256 % n values so every result has exactly the same number of byte
-     * values behind it. For d4 and d8 nothing is rejected; a d6 would reject 4 of 256. */
+     * values behind it. For d4 and d8 nothing is rejected; the piecepack die's 6 faces
+     * reject 4 of 256. */
     uint16_t limit = (uint16_t)(256 - 256 % n);
     uint8_t b;
     do
         b = rng_byte();
     while (b >= limit);
     return (uint8_t)(b % n);
+}
+
+uint8_t rng_roll(uint8_t mode)
+{
+    /* A piecepack die's faces null, ace, 2..5 go on the wire as 0..5, a dN's as 1..N */
+    if (mode == DIE_PIECEPACK)
+        return rng_below(6);
+    return (uint8_t)(rng_below(mode) + 1);
 }

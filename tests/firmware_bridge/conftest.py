@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,16 @@ from firmware_bridge.simavr import ToolchainMissing, build
 from firmware_bridge.virtual_device import VirtualDevice
 
 FAST = Timing(ack_timeout=0.08, retries=5, silence=0.8, reconnect=0.05)
+
+
+def wait_for(pred, timeout: float = 3.0) -> bool:  # type: ignore[no-untyped-def]
+    """Poll ``pred`` until it holds (True) or ``timeout`` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return False
 
 
 @pytest.fixture
@@ -42,9 +53,23 @@ def fw_avr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _build_or_skip("harness", out)
 
 
-def _build_or_skip(target: str, out: Path) -> Path:
+@pytest.fixture(scope="session")
+def fw_host_v1(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The protocol core built to speak only protocol version 1, as firmware 1.0 did."""
+    return _build_or_skip("host", tmp_path_factory.getbasetemp() / "fw-host-v1", protocol=1)
+
+
+@pytest.fixture(scope="session")
+def fw_avr_v1(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A board that speaks only protocol version 1 (``make PROTOCOL=1``) and the harness."""
+    out = tmp_path_factory.getbasetemp() / "fw-avr-v1"
+    _build_or_skip("all", out, protocol=1)
+    return _build_or_skip("harness", out)
+
+
+def _build_or_skip(target: str, out: Path, protocol: int | None = None) -> Path:
     try:
-        return build(target, out)
+        return build(target, out, protocol=protocol)
     except ToolchainMissing as exc:
         pytest.skip(str(exc))
     except BridgeError as exc:          # the toolchain is there and the build broke: a failure

@@ -11,25 +11,16 @@ from firmware_bridge.device import DeviceCore
 from firmware_bridge.protocol import Hello
 from firmware_bridge.virtual_device import VirtualDevice
 
-from .conftest import FAST
+from .conftest import FAST, wait_for
 
 LAYOUT = LedLayout.grid()
 
 
-def wait_for(pred, timeout: float = 3.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def test_handshake_reports_firmware_and_layout(bridge: Bridge, device: VirtualDevice) -> None:
     st = bridge.status()
-    assert st.state is LinkState.CONNECTED and st.firmware == "1.0"
+    assert st.state is LinkState.CONNECTED and st.firmware == "1.1"
     assert st.boot_id == device.core.boot_id
-    assert device.core.applied[0] == Hello(1, LAYOUT.led_count, LAYOUT.status_base)
+    assert device.core.applied[0] == Hello(2, LAYOUT.led_count, LAYOUT.status_base)
 
 
 def test_show_lights_the_listed_spaces_and_turns_the_rest_off(bridge: Bridge,

@@ -53,7 +53,7 @@ def test_bridge_test_runs_the_pattern_on_a_board(capsys: pytest.CaptureFixture[s
     with VirtualDevice(seed=3) as dev:
         assert run_cli(["bridge", "test", "--port", dev.port, "--step", "0"]) == 0
         out = capsys.readouterr().out
-        assert "firmware 1.0" in out and "all red" in out and "test pattern done" in out
+        assert "firmware 1.1" in out and "all red" in out and "test pattern done" in out
         assert dev.state().colors[:71] == (0,) * 71
 
 

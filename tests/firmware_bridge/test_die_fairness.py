@@ -1,33 +1,45 @@
 """Issue 4, die fairness: 10,000 rolls per die type pass a chi-square test, for the firmware's
-generator (its C code, driven as the board drives it) and for the virtual board's die."""
+generator (its C code, driven as the board drives it) and for the virtual board's die. Issue 19:
+the piecepack die (faces 0..5) too, and rolled by the built firmware itself under simavr."""
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import serial
 
 from firmware_bridge.device import DeviceCore
 from firmware_bridge.framing import FrameReader
 from firmware_bridge.protocol import (
+    Ack,
+    Code,
     DieMode,
     Event,
+    EventKind,
     Hello,
     SetDieMode,
     decode_payload,
     encode_message,
 )
-from firmware_bridge.simavr import FirmwareHost
+from firmware_bridge.simavr import FirmwareHost, SimulatedBoard
 
 ROLLS = 10_000
 # Chi-square critical values at p = 0.001 (degrees of freedom = sides - 1).
 CRITICAL = {4: 16.266, 6: 20.515, 8: 24.322}
+PIECEPACK_FACES = range(6)          # null, ace, 2..5 on the wire
 
 
 def chi_square(values: list[int], sides: int) -> float:
-    expected = len(values) / sides
-    counts = [values.count(v) for v in range(1, sides + 1)]
+    return chi_square_over(values, range(1, sides + 1))
+
+
+def chi_square_over(values: Sequence[int], faces: range) -> float:
+    expected = len(values) / len(faces)
+    counts = [values.count(v) for v in faces]
     return sum((c - expected) ** 2 / expected for c in counts)
 
 
@@ -78,3 +90,87 @@ def test_virtual_board_die_is_fair(mode: DieMode) -> None:
             values.append(msg.b)
     assert len(values) == ROLLS
     assert chi_square(values, int(mode)) < CRITICAL[int(mode)]
+
+
+def test_firmware_piecepack_roll_is_fair_on_the_host(fw_host: Path) -> None:
+    """Issue 19, piecepack die mode: the firmware's roll for mode 6 (rng_roll, as main.c makes
+    it) gives 0..5 only, uniformly; d4 and d8 still 1..N."""
+    fw = FirmwareHost(fw_host)
+    fw.rng_seed(0x7E11C)
+    rng = random.Random(19)
+    values = []
+    for _ in range(ROLLS):
+        fw.rng_stir(rng.getrandbits(32))
+        values.append(fw.rng_roll(int(DieMode.PIECEPACK)))
+    assert set(values) == set(PIECEPACK_FACES)
+    assert chi_square_over(values, PIECEPACK_FACES) < CRITICAL[6]
+    assert {fw.rng_roll(4) for _ in range(200)} == {1, 2, 3, 4}
+    assert {fw.rng_roll(8) for _ in range(400)} == set(range(1, 9))
+
+
+def test_virtual_board_piecepack_die_is_fair() -> None:
+    """Issue 19, piecepack die mode: the virtual board's piecepack rolls are 0..5, uniform."""
+    core = DeviceCore(boot_id=1)
+    core.feed(encode_message(Hello(2, 8, 8), 1) + encode_message(SetDieMode(DieMode.PIECEPACK),
+                                                                  2))
+    rng, reader, values = random.Random(6), FrameReader(), []
+    for _ in range(ROLLS):
+        for payload in reader.feed(core.press_button(rng)):
+            msg = decode_payload(payload).message  # type: ignore[arg-type]
+            assert isinstance(msg, Event) and msg.a == 6
+            values.append(msg.b)
+    assert set(values) == set(PIECEPACK_FACES)
+    assert chi_square_over(values, PIECEPACK_FACES) < CRITICAL[6]
+
+
+# Two simulated boards at once share the 10,000 rolls: the simulator is single-threaded, so on
+# two cores that halves the wait. Each roll is 22 ms of simulated time (the debounce's 10 ms
+# down and 10 ms up, and a little); simavr runs the board about 5 times faster than real.
+SIM_BOARDS = 2
+
+
+def test_firmware_piecepack_die_is_fair_under_simavr(fw_avr: Path) -> None:
+    """Issue 19, piecepack die mode: 10,000 button presses on the built firmware in simavr, in
+    DIE_MODE 6, are 10,000 rolls of a = 6 with faces 0..5 that pass chi-square at p = 0.001."""
+    per_board = ROLLS // SIM_BOARDS
+    boards = [SimulatedBoard(fw_avr, realtime=False, seed=1900 + i) for i in range(SIM_BOARDS)]
+    try:
+        links = [serial.Serial(b.port, 115200, timeout=0.01) for b in boards]
+        readers = [FrameReader() for _ in boards]
+        setup = encode_message(Hello(2, 4, 4), 1) + encode_message(
+            SetDieMode(DieMode.PIECEPACK), 2)
+        for link in links:
+            link.write(setup)
+        rolls: list[list[Event]] = [[] for _ in boards]
+        acks: list[list[Ack]] = [[] for _ in boards]
+        started = [False] * len(boards)
+        deadline = time.monotonic() + 300          # normally 25..50 s on two cores
+        while any(len(r) < per_board for r in rolls) and time.monotonic() < deadline:
+            for i, link in enumerate(links):
+                for item in readers[i].feed(link.read(4096)):
+                    if not isinstance(item, bytes):
+                        continue
+                    msg = decode_payload(item).message
+                    if isinstance(msg, Ack):
+                        acks[i].append(msg)
+                    elif isinstance(msg, Event) and msg.kind is EventKind.ROLL:
+                        rolls[i].append(msg)
+                if not started[i] and len(acks[i]) == 2:   # in piecepack mode: press away
+                    assert [a.code for a in acks[i]] == [Code.OK, Code.OK], acks[i]
+                    boards[i].press_many(per_board)
+                    started[i] = True
+        for link in links:
+            link.close()
+    finally:
+        for b in boards:
+            b.stop()
+    assert [len(r) for r in rolls] == [per_board] * SIM_BOARDS     # one roll per press
+    for board_rolls in rolls:
+        assert [e.seq for e in board_rolls] == list(range(1, per_board + 1))
+    events = [e for r in rolls for e in r]
+    assert {e.a for e in events} == {6}
+    values = [e.b for e in events]
+    assert set(values) == set(PIECEPACK_FACES)
+    chi2 = chi_square_over(values, PIECEPACK_FACES)
+    counts = [values.count(v) for v in PIECEPACK_FACES]
+    assert chi2 < CRITICAL[6], (chi2, counts)

@@ -74,20 +74,43 @@ def test_c_crc_matches_python(data: bytes, fw: FirmwareHost) -> None:
     assert fw.crc16(data) == crc16(data)
 
 
+STREAMS = given(
+    items=st.lists(st.one_of(host_messages, st.binary(min_size=1, max_size=40),
+                             st.tuples(st.sampled_from(EventKind), st.integers(0, 255))),
+                   max_size=25),
+    seed=st.integers(0, 2**32), hello_first=st.booleans())
+
+
 @FUZZ
-@given(items=st.lists(st.one_of(host_messages, st.binary(min_size=1, max_size=40),
-                                st.tuples(st.sampled_from(EventKind), st.integers(0, 255))),
-                      max_size=25),
-       seed=st.integers(0, 2**32), hello_first=st.booleans())
+@STREAMS
 def test_c_parser_and_python_model_agree_on_any_stream(items: list[object], seed: int,
                                                        hello_first: bool,
                                                        fw: FirmwareHost) -> None:
+    agree_on_stream(fw, DeviceCore(boot_id=0xBEEF), items, seed, hello_first)
+
+
+@pytest.fixture(scope="module")
+def fw_v1(fw_host_v1: Path) -> FirmwareHost:
+    return FirmwareHost(fw_host_v1)
+
+
+@FUZZ
+@STREAMS
+def test_c_parser_built_for_version_1_and_the_version_1_model_agree(
+        items: list[object], seed: int, hello_first: bool, fw_v1: FirmwareHost) -> None:
+    """Issue 19, backward-compatible handshake: the firmware built to speak only version 1
+    (`make PROTOCOL=1`, as firmware 1.0) and the model of a version 1 board (the virtual
+    board's `protocol=1`, which the host's fallback tests use) say and do the same."""
+    agree_on_stream(fw_v1, DeviceCore(boot_id=0xBEEF, protocol=1), items, seed, hello_first)
+
+
+def agree_on_stream(fw: FirmwareHost, core: DeviceCore, items: list[object], seed: int,
+                    hello_first: bool) -> None:
     rng = random.Random(seed)
     fw.init(0xBEEF)
-    core = DeviceCore(boot_id=0xBEEF)
     chunks: list[bytes | tuple[EventKind, int]] = []
     if hello_first:
-        chunks.append(encode_message(Hello(1, rng.randint(1, 128), 0), 0))
+        chunks.append(encode_message(Hello(rng.choice([1, 2]), rng.randint(1, 128), 0), 0))
     for i, item in enumerate(items):
         if isinstance(item, bytes):
             chunks.append(item)                                    # raw noise

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from firmware_bridge import Bridge, Color, DieMode, LedLayout, LinkState
+from firmware_bridge import Bridge, BridgeError, Color, DieMode, LedLayout, LinkState
 from firmware_bridge.colors import DEFAULT_PALETTE
 from firmware_bridge.framing import FrameReader
 from firmware_bridge.protocol import (
@@ -21,9 +21,11 @@ from firmware_bridge.protocol import (
     Code,
     ErrorReport,
     Event,
+    EventKind,
     EventsSince,
     Fill,
     Hello,
+    HelloInfo,
     Message,
     SetDieMode,
     decode_payload,
@@ -85,7 +87,7 @@ class RawLink:
 
 def test_handshake_and_heartbeats_with_the_firmware(sim_bridge: Bridge) -> None:
     st = sim_bridge.status()
-    assert st.state is LinkState.CONNECTED and st.firmware == "1.0"
+    assert st.state is LinkState.CONNECTED and st.firmware == "1.1"
     time.sleep(2.8)                        # longer than the bridge's 2.5 s silence limit
     st = sim_bridge.status()
     assert st.state is LinkState.CONNECTED and st.reconnects == 0 and st.bad_frames == 0
@@ -199,3 +201,83 @@ def test_first_run_check_companion_bridge_test_passes_on_the_firmware(
     assert run_cli(["bridge", "test", "--port", board.port, "--step", "0"]) == 0
     assert "test pattern done" in capsys.readouterr().out
     assert board.wait_leds(strip({}, brightness=64))          # and it leaves the strip dark
+
+
+def test_firmware_rolls_the_piecepack_die(sim_bridge: Bridge, board: SimulatedBoard) -> None:
+    """Issue 19, piecepack die mode: the firmware speaks protocol 2 and, in DIE_MODE 6, each
+    press is one roll of a = 6 with a face 0..5 (null, ace, 2..5)."""
+    st = sim_bridge.status()
+    assert (st.protocol, st.firmware) == (2, "1.1")
+    sim_bridge.die_mode(DieMode.PIECEPACK)
+    assert sim_bridge.sync(3.0)
+    rolls = []
+    for _ in range(6):                     # one at a time: a busy host cannot merge presses
+        board.press_button()
+        rolls.append(next(sim_bridge.die_rolls(timeout=3.0)))
+        time.sleep(0.05)
+    assert [r.seq for r in rolls] == [1, 2, 3, 4, 5, 6]
+    assert all(r.sides == 6 and 0 <= r.value <= 5 for r in rolls), rolls
+    assert sim_bridge.status().last_error == ""
+
+
+def _acks(got: list[Message]) -> list[Ack]:
+    return [m for m in got if isinstance(m, Ack)]
+
+
+def test_firmware_still_accepts_a_version_1_hello_without_piecepack(
+        board: SimulatedBoard) -> None:
+    """Issue 19, backward-compatible handshake: the version 2 firmware acknowledges a version 1
+    HELLO as version 1 and then refuses DIE_MODE 6 with BAD_VALUE (d4 still rolls); a version 2
+    HELLO on the same board allows it; going back to version 1 turns the piecepack die off;
+    an unknown version gets BAD_VERSION naming 2."""
+    link = RawLink(board.port)
+
+    def run(*msgs: Message, events: int = 0) -> list[Message]:
+        link.send(b"".join(link.command(m) for m in msgs))
+        return link.until(lambda got: len(_acks(got)) == len(msgs)
+                          and sum(isinstance(m, Event) for m in got) >= events, 3.0)
+
+    def press() -> Event:
+        board.press_button()
+        got = link.until(lambda got: any(isinstance(m, Event) for m in got), 3.0)
+        time.sleep(0.05)
+        return next(m for m in got if isinstance(m, Event))
+
+    acks = _acks(run(Hello(1, 4, 4), SetDieMode(DieMode.PIECEPACK), SetDieMode(DieMode.D4)))
+    info = HelloInfo.from_bytes(acks[0].extra)
+    assert acks[0].code is Code.OK and (info.version, info.fw_major, info.fw_minor) == (1, 1, 1)
+    assert [a.code for a in acks[1:]] == [Code.BAD_VALUE, Code.OK]
+    roll = press()
+    assert roll.kind is EventKind.ROLL and roll.a == 4 and 1 <= roll.b <= 4
+
+    acks = _acks(run(Hello(2, 4, 4), SetDieMode(DieMode.PIECEPACK)))
+    assert [a.code for a in acks] == [Code.OK, Code.OK]
+    assert HelloInfo.from_bytes(acks[0].extra).version == 2
+    roll = press()
+    assert roll.kind is EventKind.ROLL and roll.a == 6 and 0 <= roll.b <= 5
+
+    acks = _acks(run(Hello(1, 4, 4)))
+    assert acks[0].code is Code.OK and HelloInfo.from_bytes(acks[0].extra).version == 1
+    assert press().kind is EventKind.BUTTON          # the piecepack die went off with it
+
+    acks = _acks(run(Hello(3, 4, 4)))
+    assert (acks[0].code, acks[0].extra) == (Code.BAD_VERSION, b"\x02")
+
+
+def test_host_falls_back_to_version_1_on_a_version_1_firmware(fw_avr_v1: Path) -> None:
+    """Issue 19, backward-compatible handshake: the firmware built to speak only version 1
+    (`make PROTOCOL=1`, as firmware 1.0) answers HELLO 2 with BAD_VERSION; the host says HELLO
+    in version 1, refuses the piecepack mode locally with one clear error, and d8 rolls."""
+    with SimulatedBoard(fw_avr_v1) as old, Bridge.open(old.port) as bridge:
+        assert bridge.wait_connected(5.0), bridge.status()
+        st = bridge.status()
+        assert (st.protocol, st.firmware, st.last_error) == (1, "1.0", "")
+        with pytest.raises(BridgeError, match=r"firmware \(1\.0, protocol 1\) is too old for "
+                                              r"the piecepack die"):
+            bridge.die_mode(DieMode.PIECEPACK)
+        bridge.die_mode(DieMode.D8)
+        assert bridge.sync(3.0)
+        old.press_button()
+        rolls = list(bridge.die_rolls(timeout=1.0))
+        assert [(r.seq, r.sides) for r in rolls] == [(1, 8)] and 1 <= rolls[0].value <= 8
+        assert bridge.status().last_error == "" and bridge.status().bad_frames == 0

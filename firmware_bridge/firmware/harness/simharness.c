@@ -5,7 +5,10 @@
  *
  * Prints "PORT /dev/pts/N" once the UART is connected. Then reads commands on stdin, one a
  * line: "press [MS]" (the roll button on D2, held MS ms, default 30), "bounce [N]" (N
- * chattering contacts, then a 30 ms press), "reset" (the board's reset line), "quit". Prints "LEDS <hex>" with the G,R,B bytes the strip received whenever they change.
+ * chattering contacts, then a 30 ms press), "rolls N [MS]" (N presses back to back, each held
+ * MS ms and released as long, default 11: just over the 10 ms debounce), "reset" (the board's
+ * reset line), "quit". Prints "LEDS <hex>" with the G,R,B bytes the strip received whenever
+ * they change.
  * Paced to real time unless --fast: simavr would otherwise run the 16 MHz part many
  * times faster than the real one, and timings (baud rate, heartbeats) would be wrong.
  * A floating A0 is emulated with random millivolts, so every boot gets a different seed. */
@@ -20,6 +23,7 @@
 #include <unistd.h>
 
 #include <simavr/avr_adc.h>
+#include <simavr/avr_extint.h>
 #include <simavr/avr_ioport.h>
 #include <simavr/parts/uart_pty.h>
 #include <simavr/sim_avr.h>
@@ -69,8 +73,8 @@ static void led_pin(struct avr_irq_t *irq, uint32_t value, void *param)
     }
 }
 
-static atomic_int cmd_press_ms, cmd_bounce, cmd_reset, cmd_quit;
-static int bounce_left;
+static atomic_int cmd_press_ms, cmd_bounce, cmd_rolls, cmd_rolls_ms, cmd_reset, cmd_quit;
+static int bounce_left, train_left, train_ms, train_down;
 static avr_irq_t *button_irq, *adc_irq;
 static unsigned int noise_state;
 
@@ -83,7 +87,13 @@ static void *read_commands(void *arg)
             atomic_store(&cmd_press_ms, line[5] ? atoi(line + 5) : 30);
         else if (!strncmp(line, "bounce", 6))
             atomic_store(&cmd_bounce, line[6] ? atoi(line + 6) : 6);
-        else if (!strncmp(line, "reset", 5))
+        else if (!strncmp(line, "rolls", 5)) {
+            int n = 0, ms = 11;
+            if (sscanf(line + 5, "%d %d", &n, &ms) >= 1 && n > 0 && ms > 0) {
+                atomic_store(&cmd_rolls_ms, ms);   /* before the count, which starts it */
+                atomic_store(&cmd_rolls, n);
+            }
+        } else if (!strncmp(line, "reset", 5))
             atomic_store(&cmd_reset, 1);
         else if (!strncmp(line, "quit", 4))
             break;
@@ -114,12 +124,37 @@ static avr_cycle_count_t bounce_step(avr_t *avr, avr_cycle_count_t when, void *p
     return 0;
 }
 
+/* A train of presses in simulated time: as fast as the debounce allows, however slow the
+ * host is, so thousands of rolls take seconds (the fairness test). */
+static avr_cycle_count_t train_step(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    (void)param;
+    avr_cycle_count_t next = when + avr_usec_to_cycles(avr, (uint32_t)train_ms * 1000);
+    if (train_down) {
+        avr_raise_irq(button_irq, 1);
+        train_down = 0;
+        return train_left > 0 ? next : 0;
+    }
+    avr_raise_irq(button_irq, 0);
+    train_down = 1;
+    train_left--;
+    return next;
+}
+
 /* Each conversion the firmware starts reads a fresh noisy voltage on A0. */
 static void adc_trigger(struct avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     (void)value;
     avr_raise_irq((avr_irq_t *)param, 1000 + (uint32_t)(rand_r(&noise_state) % 3000));
+}
+
+/* The roll button is on D2, which is also INT0. The firmware never enables INT0, but simavr
+ * polls a low INT0 pin every cycle ("strict" level triggering), which runs the whole
+ * simulation 3 times slower while the button is held. A reset turns the polling on again. */
+static void no_int0_polling(avr_t *avr)
+{
+    avr_extint_set_strict_lvl_trig(avr, 0, 0);
 }
 
 static double now_s(void)
@@ -161,6 +196,7 @@ int main(int argc, char **argv)
     avr->frequency = 16000000;
     avr->log = LOG_NONE;
     avr_load_firmware(avr, &fw);
+    no_int0_polling(avr);
 
     static uart_pty_t pty;
     uart_pty_init(avr, &pty);
@@ -202,8 +238,15 @@ int main(int argc, char **argv)
             bounce_left = edges * 2;
             avr_cycle_timer_register_usec(avr, 10, bounce_step, NULL);
         }
+        int rolls = atomic_exchange(&cmd_rolls, 0);
+        if (rolls > 0 && train_left == 0 && !train_down) {
+            train_left = rolls;
+            train_ms = atomic_load(&cmd_rolls_ms);
+            avr_cycle_timer_register_usec(avr, 10, train_step, NULL);
+        }
         if (atomic_exchange(&cmd_reset, 0)) {
             avr_reset(avr);
+            no_int0_polling(avr);
             /* the reset cleared the pin; an irq ignores a repeat of its last value */
             avr_raise_irq(button_irq, 0);
             avr_raise_irq(button_irq, 1);

@@ -60,3 +60,4 @@ uint16_t host_crc16(const uint8_t *data, uint8_t len) { return fw_crc16(data, le
 void host_rng_seed(uint32_t seed) { rng_seed(seed); }
 void host_rng_stir(uint32_t entropy) { rng_stir(entropy); }
 uint8_t host_rng_below(uint8_t n) { return rng_below(n); }
+uint8_t host_rng_roll(uint8_t mode) { return rng_roll(mode); }
