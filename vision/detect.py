@@ -363,26 +363,10 @@ def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],
         and beyond_the_set(readings, set_size, GATE.beyond_the_set_sure) > 0)
 
 
-def short_of_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) -> int:
-    """How many of the set's pieces (``set_size``: Poles, Ports per side) ``readings`` (64)
-    do not show: pieces never leave the mat, so something hides them (or they are
-    misread)."""
-    poles = {side: 0 for side in SIDES}
-    ports = {side: 0 for side in SIDES}
-    for r in readings:
-        if r.pole is not None:
-            poles[r.pole] += 1
-        for _, side in r.ports:
-            ports[side] += 1
-    return sum(max(0, set_size[0] - poles[s]) + max(0, set_size[1] - ports[s]) for s in SIDES)
-
-
-def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],
-                   sure: float = 0.0) -> int:
-    """How many of the pieces ``readings`` (64, see :func:`vision.classify.read_board`) show
-    are more than the set has: Poles and Ports of each side beyond ``set_size`` (Poles,
-    Ports per side), counting spaces read at confidence ``sure`` or more. Pieces never enter
-    play from outside the set."""
+def _pieces_read(readings: list[SpaceReading], sure: float = 0.0
+                 ) -> tuple[dict[str, int], dict[str, int]]:
+    """The Poles and the Ports of each side ``readings`` (64) show, counting spaces read at
+    confidence ``sure`` or more."""
     poles = {side: 0 for side in SIDES}
     ports = {side: 0 for side in SIDES}
     for r in readings:
@@ -392,4 +376,22 @@ def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],
             poles[r.pole] += 1
         for _, side in r.ports:
             ports[side] += 1
+    return poles, ports
+
+
+def short_of_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) -> int:
+    """How many of the set's pieces (``set_size``: Poles, Ports per side) ``readings`` (64)
+    do not show: pieces never leave the mat, so something hides them (or they are
+    misread)."""
+    poles, ports = _pieces_read(readings)
+    return sum(max(0, set_size[0] - poles[s]) + max(0, set_size[1] - ports[s]) for s in SIDES)
+
+
+def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],
+                   sure: float = 0.0) -> int:
+    """How many of the pieces ``readings`` (64, see :func:`vision.classify.read_board`) show
+    are more than the set has: Poles and Ports of each side beyond ``set_size`` (Poles,
+    Ports per side), counting spaces read at confidence ``sure`` or more. Pieces never enter
+    play from outside the set."""
+    poles, ports = _pieces_read(readings, sure)
     return sum(max(0, poles[s] - set_size[0]) + max(0, ports[s] - set_size[1]) for s in SIDES)
