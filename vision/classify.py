@@ -1183,6 +1183,11 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     return fitted, sure
 
 
+def _poles_of_each_side(standing: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """(2,): the Poles read standing (64,) bool of each side (south, north; ``side`` (64,))."""
+    return np.array([(standing & (side == code)).sum() for code in (1, 2)])
+
+
 def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
                    lean: np.ndarray, poles_per_side: int
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1195,8 +1200,7 @@ def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     in it), if they lean at least ``pole_share``: a Pole on a pad printed in its own colour.
     One over: that side's Pole read least surely, if unsurely. A changed space stays
     unsure. Nothing changes where more than one Pole is off."""
-    counts = np.array([(standing & (side == code)).sum() for code in (1, 2)])
-    off = counts - poles_per_side
+    off = _poles_of_each_side(standing, side) - poles_per_side
     if np.abs(off).sum() != 1:
         return standing, side, conf
     code = int(np.argmax(np.abs(off))) + 1
@@ -1225,7 +1229,7 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
     (Poles, Ports) of a side has, and every other piece as the set has; else None. One
     misreading is fitted to the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more
     pieces off than that are something else (a hand read as pieces), for the hand check."""
-    poles = np.abs([(standing & (side == code)).sum() - set_size[0] for code in (1, 2)]).sum()
+    poles = np.abs(_poles_of_each_side(standing, side) - set_size[0]).sum()
     ports = np.abs(_CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]).sum()
     return "pole" if (poles, ports) == (1, 0) else "port" if (poles, ports) == (0, 1) else None
 
