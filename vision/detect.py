@@ -268,8 +268,8 @@ class Detector:
                                                    poles) / foot_threshold
                     return changes[key], shaded
         readings = read_board(labels, loglik, camouflage, layout,
-                              lambda squares: teleport_diagonals(image, cam, squares,
-                                                                 self.geometry),
+                              lambda squares, poles: teleport_diagonals(
+                                  image, cam, squares, self.geometry, poles),
                               side_like, shaded, walls, bodies, shadows, feet,
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
