@@ -46,7 +46,7 @@ from vision.classify import (
 from vision.config import CLASSIFY
 from vision.detect import Detection, Detector
 from vision.errors import VisionError
-from vision.gate import Palette, StabilityGate
+from vision.gate import Palette, StabilityGate, Surround
 from vision.geometry import CameraModel, camera_model
 from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
 from vision.matfind import MatFix, find_mat, project, refine
@@ -124,6 +124,9 @@ class Profile:
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
     # (vision.shapes.PoleRims); None without an empty-mat photo
     empty_rims: np.ndarray | None = None
+    # the border and table round the grid (vision.gate.Surround): an arm crosses it; None:
+    # too little of it in view
+    surround: Surround | None = None
 
     def detector(self) -> Detector:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
@@ -136,7 +139,7 @@ class Profile:
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
                         empty_shadows=self.empty_shadows, foot_threshold=self.foot_threshold,
-                        empty_rims=self.empty_rims)
+                        empty_rims=self.empty_rims, surround=self.surround)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -173,6 +176,7 @@ class Profile:
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
             "empty_rims": _looks_json(self.empty_rims),
+            "surround": None if self.surround is None else self.surround.to_json(),
         }
 
     def save(self, path: str | Path) -> None:
@@ -243,6 +247,8 @@ class Profile:
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
                     64, CLASSIFY.rim_directions, 2)),
+                surround=None if doc.get("surround") is None else Surround.from_json(
+                    doc["surround"]),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"profile is damaged: {exc!r}") from None
@@ -552,7 +558,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
                       pole_shadow=pole_shadow, empty_shadows=empty_shadows,
-                      empty_rims=empty_rims)
+                      empty_rims=empty_rims,
+                      surround=Surround.learn(image if empty is None else empty, cam, geometry))
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K, shapes)
     detector.set_size = None  # a start read with pieces too many names them (_check_start)

@@ -176,6 +176,7 @@ class ClassifyConfig:
     line_margin: float = 0.04
     line_dark: float = 0.02  # added to lightness before its log: black is noise, not ratio
     line_pole_clear: float = 0.03  # spaces a profile's line of sight keeps from a Pole
+    line_shadow_clear: float = 0.1  # spaces a profile point keeps from a Pole's shadow
     line_least_along: int = 4  # profiles in clear view an edge needs to say anything
     line_sigma_floor: float = 0.008  # log lightness: a clean camera's noise is no less
     # structure (in noise deviations) between a bare edge's and a wall's, where the evidence
@@ -265,6 +266,21 @@ class GateConfig:
     beyond_the_set: int = 2
     beyond_the_set_sure: float = 0.5
     off_the_set: int = 3
+    # The band round the grid, where no piece ever stands (vision.gate.Surround): places
+    # surround_step spaces apart all round; at each, the first surround_rows offsets out of
+    # surround_offsets whose line of sight clears any piece on the mat by surround_clear
+    # spaces, and whose empty look is flat (within surround_flat of its look
+    # surround_flat_px either way). An arm crosses it where every row of surround_run places
+    # in a row (surround_least_run spaces) has changed by surround_sigma (bare_mat_distance).
+    surround_step: float = 0.125
+    surround_offsets: tuple[float, ...] = (0.08, 0.16, 0.24, 0.32, 0.4, 0.5, 0.6, 0.7, 0.8,
+                                           0.9, 1.0, 1.1, 1.2)
+    surround_rows: int = 3
+    surround_clear: float = 0.05
+    surround_flat: float = 2.0
+    surround_flat_px: float = 2.0
+    surround_sigma: float = 6.0
+    surround_least_run: float = 0.5
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved

@@ -34,7 +34,7 @@ from vision.classify import (
 )
 from vision.config import CLASSIFY, GATE
 from vision.errors import VisionError
-from vision.gate import Palette
+from vision.gate import Palette, Surround
 from vision.geometry import CameraModel, camera_model
 from vision.matfind import MatFix, MatTracker
 from vision.shapes import (
@@ -48,6 +48,7 @@ from vision.shapes import (
     foot_change,
     lightness_at,
     line_layout,
+    lines_in_shadow,
     pole_axes,
     pole_body,
     pole_rim,
@@ -123,6 +124,8 @@ class Detector:
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
     # (vision.shapes.PoleRims, at the calibration's fix); None: rims not read
     empty_rims: np.ndarray | None = None
+    # the border and table round the grid, where an arm crosses (vision.gate.Surround)
+    surround: Surround | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # the empty look in use, where it is like each side's colour, which Pole discs it
@@ -131,7 +134,8 @@ class Detector:
         init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
-    _shapes: tuple[LineLayout, PoleAxes, PoleRims] | None = field(init=False, default=None)
+    _shapes: tuple[LineLayout, PoleAxes, PoleRims, np.ndarray | None] | None = field(
+        init=False, default=None)
     # the camera's homography and where the wall profiles, Pole axes and rims lie in its
     # image
     _shape_maps: tuple[np.ndarray, Maps, Maps, Maps] | None = field(init=False, default=None)
@@ -162,7 +166,7 @@ class Detector:
         with these corners (planning one takes a good fraction of a second)."""
         self._layout = (corners, layout, K)
         if shapes is not None:
-            self._shapes = shapes
+            self._shapes = (*shapes, lines_in_shadow(shapes[0], self.pole_shadow))
 
     def camera(self, fix: MatFix) -> tuple[CameraModel, SampleLayout, np.ndarray]:
         """Camera, sample layout and image sample points for a fix. The layout (and the focal
@@ -218,11 +222,15 @@ class Detector:
         self.drift = (camera_drift(feat, self._empty_now) if self._empty_now is not None
                       else (0.0, np.zeros(2, np.float32)))
         feat = undo_drift(feat, self.drift)
-        # A hand: spaces no piece and no bare mat explains, or a blob of foreign colour.
+        # A hand: spaces no piece and no bare mat explains, a blob of foreign colour, or an
+        # arm across the table round the mat (seen as calibration saw it: a still camera).
         if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise).any() or (
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography, self.drift)
-                >= GATE.occluded_fraction):
+                >= GATE.occluded_fraction) or (
+                self.surround is not None and self._empty_now is not None
+                and self.surround.crossed(image, cam, self.drift, self.noise, self.bright,
+                                          self.shade)):
             return self._occluded(fix)
         empty = self._empty_now
         discs_like = False
@@ -302,9 +310,10 @@ class Detector:
         if self.empty_lines is None:
             return None, None, None, None
         if self._shapes is None:  # planned once: the empty look was read at the home fix
-            self._shapes = (line_layout(cam, self.geometry), pole_axes(cam, self.geometry),
-                            pole_rims(cam, self.geometry))
-        lines, axes, rim_plan = self._shapes
+            lines = line_layout(cam, self.geometry)
+            self._shapes = (lines, pole_axes(cam, self.geometry), pole_rims(cam, self.geometry),
+                            lines_in_shadow(lines, self.pole_shadow))
+        lines, axes, rim_plan, lines_shaded = self._shapes
         if self._shape_maps is None or not np.array_equal(self._shape_maps[0], cam.homography):
             self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
                                 sample_maps(axes.points, cam, axes.heights),
@@ -316,7 +325,8 @@ class Detector:
             def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
                       ) -> np.ndarray:
                 return with_structure(
-                    edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise),
+                    edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise,
+                                            lines_shaded),
                     edge_like, colour_walls_across(edge_sides, edge_like))
         if not discs_like:
             return walls, None, None, None

@@ -17,8 +17,16 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classify import colour_features, undo_drift
+from vision.classify import (
+    PieceGeometry,
+    bare_mat_distance,
+    colour_features,
+    read_colour,
+    undo_drift,
+)
 from vision.config import GATE
+from vision.geometry import CameraModel
+from vision.raycast import EDGES, Rays, Solids, clearance, edge_box
 
 BINS = GATE.palette_bins
 
@@ -127,6 +135,129 @@ class Palette:
                              f"{doc['bins']} bins, expected {LEVELS} x {BINS} x {BINS}")
         bits = np.unpackbits(np.frombuffer(bytes.fromhex(doc["known"]), np.uint8))
         return cls(bits[: LEVELS * BINS * BINS].astype(bool))
+
+
+def _surround_candidates() -> tuple[np.ndarray, np.ndarray]:
+    """Mat points (A, O, 2) round the grid, ``surround_step`` apart along it (side by side:
+    south, east, north, west, each corner to corner) and at each of ``surround_offsets``
+    out from it; and each place's side (A,) (0..3 in that order)."""
+    along = np.arange(GATE.surround_step / 2, 8.0, GATE.surround_step)
+    out = np.array(GATE.surround_offsets)
+    sides = []
+    for side, (origin, step, outward) in enumerate((
+            ((0.0, 0.0), (1, 0), (0, -1)), ((8.0, 0.0), (0, 1), (1, 0)),
+            ((8.0, 8.0), (-1, 0), (0, 1)), ((0.0, 8.0), (0, -1), (-1, 0)))):
+        base = np.array(origin) + along[:, None] * np.array(step, float)
+        sides.append((base[:, None] + out[None, :, None] * np.array(outward, float), side))
+    points = np.concatenate([p for p, _ in sides])
+    side_of = np.concatenate([np.full(len(along), s) for _, s in sides])
+    return points, side_of
+
+
+def _every_piece(geometry: PieceGeometry) -> Solids:
+    """Every Pole and wall that may stand anywhere on the mat."""
+    g = geometry
+    cyl = [(f + 0.5, r + 0.5, g.pole_diameter / 2, g.pole_height)
+           for r in range(8) for f in range(8)]
+    boxes = [edge_box(f, r, e, g.wall_thickness, g.wall_height)
+             for r in range(8) for f in range(8) for e in EDGES
+             if f in (0, 7) or r in (0, 7)]  # inner walls stand lower than any Pole there
+    return Solids.of(cyl, boxes)
+
+
+@dataclass(frozen=True)
+class Surround:
+    """The band of border and table round the grid, where no piece ever stands: an arm
+    reaching over the mat crosses it, whatever its colour (a hand the colour of light wood
+    pieces is in the mat's palette; its arm still changes the table it passes over).
+
+    ``points`` (A, R, 2) float: mat points (spaces; the grid is [0, 8] x [0, 8]), A places
+    round the grid, side by side, R rows outward; ``look`` (A, R, 3) float32: the empty
+    look there (:func:`vision.classify.read_colour` features); ``side`` (A,) int: which side
+    of the grid each place is on. A place none of whose rows could be used is NaN."""
+
+    points: np.ndarray
+    look: np.ndarray
+    side: np.ndarray
+
+    @classmethod
+    def learn(cls, empty: np.ndarray, camera: CameraModel,
+              geometry: PieceGeometry | None = None) -> Surround | None:
+        """The band as the empty-mat photo ``empty`` ((H, W, 3) uint8 BGR) shows it from this
+        camera: at each place, the first ``surround_rows`` offsets in view, whose line of
+        sight no piece on the mat can cross, and whose look is flat (a point on the mat's
+        own edge, or a table's grain, changes with every sub-pixel refit). None where too
+        little of it is usable (a mat filling the frame)."""
+        g = geometry or PieceGeometry()
+        cand, side = _surround_candidates()
+        n_a, n_o = cand.shape[:2]
+        flat_pts = cand.reshape(-1, 2)
+        rays = Rays(camera.centre, np.column_stack([flat_pts, np.zeros(len(flat_pts))]),
+                    g.pole_height + 0.05)
+        clear = clearance(rays, _every_piece(g)) > GATE.surround_clear
+        uv = camera.image_points(flat_pts)
+        h, w = empty.shape[:2]
+        px = GATE.surround_flat_px
+        inside = ((uv[:, 0] >= px + 1) & (uv[:, 0] < w - px - 2)
+                  & (uv[:, 1] >= px + 1) & (uv[:, 1] < h - px - 2))
+        look = read_colour(empty, uv)
+        shifts = np.array([(px, 0.0), (-px, 0.0), (0.0, px), (0.0, -px)])
+        around = np.stack([read_colour(empty, uv + d) for d in shifts])
+        flat = (bare_mat_distance(around, look[None]) <= GATE.surround_flat).all(axis=0)
+        usable = (clear & inside & flat).reshape(n_a, n_o)
+        rows = GATE.surround_rows
+        points = np.full((n_a, rows, 2), np.nan)
+        looks = np.full((n_a, rows, 3), np.nan, np.float32)
+        cand_look = look.reshape(n_a, n_o, 3)
+        for a in range(n_a):
+            first = np.flatnonzero(usable[a])[:rows]
+            if len(first) == rows:
+                points[a], looks[a] = cand[a, first], cand_look[a, first]
+        if np.isnan(points[:, 0, 0]).mean() > 0.5:
+            return None
+        return cls(points, looks, side)
+
+    def crossed(self, image: np.ndarray, camera: CameraModel,
+                drift: tuple[float, np.ndarray] | None = None, noise: float = 1.0,
+                bright: float | None = None, shade: float | None = None) -> bool:
+        """Whether something crosses the band (``image`` (H, W, 3) uint8 BGR, the camera
+        where it was at calibration): ``surround_least_run`` spaces of places in a row on
+        one side, every row of each changed from the empty look by more than light does
+        (:func:`vision.classify.bare_mat_distance`, with the camera's ``drift`` since
+        calibration taken out)."""
+        used = ~np.isnan(self.points[:, 0, 0])
+        pts = np.nan_to_num(self.points[used]).reshape(-1, 2)
+        feat = read_colour(image, camera.image_points(pts))
+        if drift is not None:
+            feat = undo_drift(feat, drift)
+        far = bare_mat_distance(feat.reshape(-1, self.points.shape[1], 3), self.look[used],
+                                noise, bright, shade) > GATE.surround_sigma
+        changed = np.zeros(len(self.points), bool)
+        changed[used] = far.all(axis=1)
+        run = max(1, round(GATE.surround_least_run / GATE.surround_step))
+        for s in range(4):
+            c = changed[self.side == s].astype(np.int32)
+            if len(c) >= run and np.convolve(c, np.ones(run, np.int32), "valid").max() >= run:
+                return True
+        return False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"points": np.round(np.nan_to_num(self.points, nan=-99.0), 4).tolist(),
+                "look": np.round(np.nan_to_num(self.look, nan=-9.0), 4).tolist(),
+                "side": self.side.astype(int).tolist()}
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Surround:
+        points = np.array(doc["points"], float)
+        look = np.array(doc["look"], np.float32)
+        side = np.array(doc["side"], int)
+        if (points.ndim != 3 or points.shape[2] != 2 or look.shape != (*points.shape[:2], 3)
+                or side.shape != points.shape[:1] or not np.isin(side, range(4)).all()):
+            raise ValueError(f"surround of {list(points.shape)} points, {list(look.shape)} "
+                             f"looks and {list(side.shape)} sides")
+        points[points <= -99.0] = np.nan
+        look[look <= -9.0] = np.nan
+        return cls(points, look, side)
 
 
 class GateState(enum.Enum):
