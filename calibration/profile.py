@@ -96,7 +96,8 @@ class Profile:
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
     created: str = ""
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
-    grid_polarity: int = 1  # 1: grid lines darker than the spaces; -1: lighter
+    # 1: grid lines darker than the spaces; -1: lighter; 0: a checkerboard (no lines)
+    grid_polarity: int = 1
     noise: float = 1.0  # the camera's noise against the empty look (classify.camera_noise)
     # the brightening and shade a bare sample is allowed here (classify.light_allowances),
     # from the empty and start photos; None: the defaults
@@ -232,7 +233,7 @@ class Profile:
                 inks={s: ColourModel.from_json(m) for s, m in doc.get("inks", {}).items()},
                 created=str(doc.get("created", "")),
                 intrinsics=intrinsics,
-                grid_polarity=-1 if doc.get("grid_polarity", 1) == -1 else 1,
+                grid_polarity={-1: -1, 0: 0}.get(doc.get("grid_polarity", 1), 1),
                 noise=_noise(doc.get("noise", 1.0)),
                 bright=_allowance("brightening", doc.get("brightening")),
                 shade=_allowance("shading", doc.get("shading")),

@@ -988,26 +988,21 @@ def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int
     for sq in squares:
         f, r = sq & 7, sq >> 3
         around = cyl[sq][standing[np.clip(_NEIGHBOURS[sq], 0, 63)] & (_NEIGHBOURS[sq] >= 0)]
+        legs = np.stack([_seam_legs(corner, f, r, t, along)
+                         for corner in CORNERS for along in (near, far)])  # (8, 2n, 2)
+        flat = legs.reshape(-1, 2)
+        # one look and one line-of-sight test for all four corners (the per-frame cost)
+        seen = _seen_over_poles(camera, flat, z, around).reshape(len(CORNERS), 2, 2 * n)
+        light = read_colour(image, camera.image_points(flat, z))[:, 0].reshape(
+            len(CORNERS), 2, 2 * n)
         dips: dict[str, float | None] = {}
-        for corner in CORNERS:
-            sx, sy = CORNER_SIGNS[corner]
-
-            def legs(along: np.ndarray, sx: int = sx, sy: int = sy,
-                     at: tuple[int, int] = (f, r)) -> np.ndarray:
-                x = along if sx < 0 else 1 - along
-                y = along if sy < 0 else 1 - along
-                on_x = np.column_stack([x, np.full_like(along, t if sy < 0 else 1 - t)])
-                on_y = np.column_stack([np.full_like(along, t if sx < 0 else 1 - t), y])
-                return np.vstack([on_x, on_y]) + at
-
-            seen_near = _seen_over_poles(camera, legs(near), z, around)
-            seen_far = _seen_over_poles(camera, legs(far), z, around)
+        for i, corner in enumerate(CORNERS):
+            seen_near, seen_far = seen[i]
             if not (seen_near[:n].any() and seen_near[n:].any() and seen_far.any()):
                 dips[corner] = None
                 continue
-            ln = read_colour(image, camera.image_points(legs(near), z))[:, 0]
-            ref = float(np.median(read_colour(
-                image, camera.image_points(legs(far)[seen_far], z))[:, 0]))
+            ln = light[i, 0]
+            ref = float(np.median(light[i, 1][seen_far]))
             dips[corner] = (2 * ref - ln[:n][seen_near[:n]].min()
                             - ln[n:][seen_near[n:]].min()) / max(ref, 1e-3)
         at_se_nw = [d for c in ("se", "nw") if (d := dips[c]) is not None]
@@ -1023,6 +1018,18 @@ def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int
         rel = abs(seams_at_se_nw - seams_at_sw_ne) / max(seams_at_se_nw + seams_at_sw_ne, 1e-3)
         out[sq] = (bool(seams_at_se_nw > seams_at_sw_ne), min(1.0, rel / cfg.seam_margin))
     return out
+
+
+def _seam_legs(corner: str, f: int, r: int, t: float, along: np.ndarray) -> np.ndarray:
+    """(2 * len(along), 2) mat points along the centre lines of the two walls meeting at
+    ``corner`` of space (``f``, ``r``), ``along`` (spaces) from the corner: first the wall
+    running east-west, then the one running north-south; ``t``: half a wall's thickness."""
+    sx, sy = CORNER_SIGNS[corner]
+    x = along if sx < 0 else 1 - along
+    y = along if sy < 0 else 1 - along
+    on_x = np.column_stack([x, np.full_like(along, t if sy < 0 else 1 - t)])
+    on_y = np.column_stack([np.full_like(along, t if sx < 0 else 1 - t), y])
+    return np.vstack([on_x, on_y]) + np.array([f, r], float)
 
 
 def _seen_over_poles(camera: CameraModel, xy: np.ndarray, z: float, poles: np.ndarray

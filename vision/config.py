@@ -22,6 +22,10 @@ class MatFindConfig:
     coarse_step: int = 4  # px along a line between the samples a candidate is scored on
     score_px: int = 24  # px per space of the top-down view used to score a candidate
     min_score: float = 6.0  # grey levels: inner grid lines at least this much darker
+    # a checkerboard's grid is read in its edge image: blurred by edge_blur px, the Sobel
+    # magnitude times edge_gain (a sharp step of N grey levels reads about N)
+    edge_blur: float = 1.0
+    edge_gain: float = 0.25
     refine_candidates: int = 4  # best-scoring outlines whose grid lines are fitted in turn
     samples_per_space: int = 6  # points per space along each grid line when refining
     search: float = 0.18  # spaces: how far across a line its centre is looked for

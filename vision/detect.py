@@ -43,6 +43,7 @@ from vision.shapes import (
     PoleAxes,
     PoleRims,
     PoleShadow,
+    ShadowOnLines,
     colour_walls_across,
     edge_side_like,
     foot_change,
@@ -134,7 +135,7 @@ class Detector:
         init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
-    _shapes: tuple[LineLayout, PoleAxes, PoleRims, np.ndarray | None] | None = field(
+    _shapes: tuple[LineLayout, PoleAxes, PoleRims, ShadowOnLines | None] | None = field(
         init=False, default=None)
     # the camera's homography and where the wall profiles, Pole axes and rims lie in its
     # image

@@ -111,6 +111,7 @@ class MatColours:
     border: BGR = (60, 68, 74)
     side: dict[str, BGR] = field(default_factory=lambda: {"south": (60, 70, 170),
                                                            "north": (150, 100, 40)})
+    checker: BGR | None = None  # every other space filled so (a1 among them); None: plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +237,11 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
         return round(r * s * _ONE)
 
     cv2.rectangle(img, px(0, 8), px(8, 0), c.base, -1, shift=_SHIFT)
+    if c.checker is not None:  # a checkerboard (a chess board, say), lines or none
+        for file in range(8):
+            for rank in range(file % 2, 8, 2):
+                cv2.rectangle(img, px(file, rank + 1), px(file + 1, rank), c.checker, -1,
+                              shift=_SHIFT)
     for file in range(8):
         for rank in range(8):
             name = square_name(file, rank)
@@ -252,7 +258,7 @@ def draw_mat(model: MatModel | None = None, px_per_space: int = 64) -> np.ndarra
                 _draw_portpad(img, model, x0, y0, pad[1], c.side[pad[0]], px, radius)
     # Grid lines as filled bands, so their centre is exact whatever their width.
     hw = model.line_width / 2
-    for i in range(9):
+    for i in range(9 if hw > 0 else 0):
         cv2.rectangle(img, px(i - hw, 8 + hw), px(i + hw, -hw), c.line, -1, shift=_SHIFT)
         cv2.rectangle(img, px(-hw, i + hw), px(8 + hw, i - hw), c.line, -1, shift=_SHIFT)
     if ss > 1:

@@ -35,7 +35,9 @@ class MatFix:
     score: float  # grid-line contrast, in grey levels
     crossings: int  # grid crossings used in the final fit (of 49)
     rms_px: float  # residual of the crossings
-    polarity: int = 1  # 1: lines darker than the spaces (ink on paper); -1: lighter (cloth)
+    # 1: lines darker than the spaces (ink on paper); -1: lighter (cloth); 0 (EDGES): no
+    # lines, spaces of alternating shade (a checkerboard): the grid is where they meet
+    polarity: int = 1
 
     @property
     def corners(self) -> np.ndarray:
@@ -57,6 +59,25 @@ def project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """(N, 2) points through a homography."""
     p = np.column_stack([pts, np.ones(len(pts))]) @ H.T
     return p[:, :2] / p[:, 2:3]
+
+
+EDGES = 0  # MatFix.polarity of a grid drawn by its spaces' edges alone (a checkerboard)
+
+
+def _edge_image(gray: np.ndarray) -> np.ndarray:
+    """(H, W) float32: how sharply ``gray`` changes at each pixel (grey levels per pixel,
+    after a slight blur). A checkerboard's spaces meet in a step whichever way it goes, so
+    its grid is a network of light lines here, as a cloth mat's printed grid is in grey."""
+    blur = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), MATFIND.edge_blur)
+    gx = cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy) * np.float32(MATFIND.edge_gain)
+
+
+def _lines_of(gray: np.ndarray, polarity: int) -> tuple[np.ndarray, int]:
+    """The image the grid's lines are read in, and their polarity there: for :data:`EDGES`,
+    the edge image (:func:`_edge_image`), where they are light."""
+    return (_edge_image(gray), -1) if polarity == EDGES else (gray, polarity)
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
@@ -155,7 +176,9 @@ def grid_contrast(gray: np.ndarray, H: np.ndarray, polarity: int = 1) -> float:
     """How much the inner grid lines stand out from the space beside them, in grey levels:
     darker for ``polarity`` 1 (ink on paper), lighter for -1 (light lines on dark cloth).
     Lines and their surroundings are read through the same 3-pixel extreme filter across
-    the line, so a guess a pixel off still meets a thin line and texture gains nothing."""
+    the line, so a guess a pixel off still meets a thin line and texture gains nothing.
+    ``polarity`` :data:`EDGES`: the edges between spaces of alternating shade."""
+    gray, polarity = _lines_of(gray, polarity)
     top = _top_down(gray, H)
     if top is None:
         return 0.0
@@ -188,24 +211,27 @@ def _signed_contrast(top: np.ndarray, polarity: int) -> float:
     return float(np.median(beside) - np.median(lines))
 
 
-def _coarse(gray: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
+def _coarse(gray: np.ndarray, edges: np.ndarray | None = None
+            ) -> list[tuple[np.ndarray, float, int]]:
     """The (homography, contrast, polarity) of each candidate outline, best first, each
     outline read as the grid itself or as a mat with a border of any of ``MATFIND.borders``
     round it (the best border and polarity for it). Each outline is warped top-down once;
-    every border puts the grid lines elsewhere in it."""
+    every border puts the grid lines elsewhere in it. With ``edges`` (:func:`_edge_image`
+    of ``gray``), the outlines are scored there, as a checkerboard's (:data:`EDGES`)."""
     found: list[tuple[np.ndarray, float, int]] = []
     size = MATFIND.coarse_px
     canon = np.array([[0, size], [size, size], [size, 0], [0, 0]], np.float32)
+    scored = gray if edges is None else edges
     for quad in _candidate_quads(gray):
         q = _order(quad).astype(np.float32)
         Hc = cv2.getPerspectiveTransform(canon, q)
         try:
-            top = cv2.warpPerspective(gray, np.linalg.inv(Hc), (size, size),
+            top = cv2.warpPerspective(scored, np.linalg.inv(Hc), (size, size),
                                       flags=cv2.INTER_LINEAR).astype(np.float32)
         except (cv2.error, np.linalg.LinAlgError):
             continue
         best: tuple[np.ndarray, float, int] | None = None
-        for polarity in (1, -1):
+        for polarity in ((1, -1) if edges is None else (-1,)):
             op = cv2.erode if polarity > 0 else cv2.dilate
             across_x = op(top, np.ones((1, 3), np.uint8))
             across_y = op(top, np.ones((3, 1), np.uint8))
@@ -217,7 +243,7 @@ def _coarse(gray: np.ndarray) -> list[tuple[np.ndarray, float, int]]:
                                   [8 + border, 8 + border], [-border, 8 + border]],
                                  np.float32)
                 best = (cv2.getPerspectiveTransform(model, q).astype(np.float64),
-                        float(scores[k]), polarity)
+                        float(scores[k]), polarity if edges is None else EDGES)
         if best is not None:
             found.append(best)
     return sorted(found, key=lambda c: -c[1])
@@ -364,15 +390,36 @@ def _unshifted(gray: np.ndarray, H: np.ndarray, polarity: int) -> np.ndarray:
     return H @ np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
 
 
-def find_mat(image: np.ndarray) -> MatFix:
-    """Find the mat from scratch. Raises :class:`VisionError` when no mat is in view."""
+def find_mat(image: np.ndarray, checker: bool | None = None) -> MatFix:
+    """Find the mat from scratch. Raises :class:`VisionError` when no mat is in view. A mat
+    with printed grid lines is looked for first; failing that, a checkerboard, whose grid
+    is the edges between its spaces (:data:`EDGES`). ``checker`` True or False: only that
+    one (a mat being followed stays what it was)."""
     gray = _gray(image)
     scale = min(1.0, MATFIND.coarse_width / gray.shape[1])
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else gray
-    coarse = _coarse(small)
-    if not coarse or coarse[0][1] < MATFIND.min_score:
-        raise VisionError("no mat found in the image (is the whole mat in view?)")
+    shapes = False
+    fix = None
+    if not checker:
+        coarse = _coarse(small)
+        shapes = bool(coarse) and coarse[0][1] >= MATFIND.min_score
+        fix = _fitted(gray, coarse, scale) if shapes else None
+    if fix is None and checker is not False:
+        squares = _coarse(small, _edge_image(small))
+        if squares and squares[0][1] >= MATFIND.min_score:
+            shapes = True
+            fix = _fitted(gray, squares, scale)
+    if fix is None:
+        raise VisionError("a mat-like shape was found but its grid lines could not be fitted"
+                          if shapes else "no mat found in the image (is the whole mat in view?)")
+    return fix
+
+
+def _fitted(gray: np.ndarray, coarse: list[tuple[np.ndarray, float, int]], scale: float
+            ) -> MatFix | None:
+    """The best fit of the grid from the coarse candidates (:func:`_coarse`, in a frame
+    shrunk by ``scale``), or None."""
     # The best-looking outline may be a mat-coloured patch a space short of the grid (a
     # borderless mat's edge lost in a dark table), whose fit catches only some lines: the
     # next ones are fitted too, until one puts all 14 inner lines on printed lines.
@@ -382,19 +429,18 @@ def find_mat(image: np.ndarray) -> MatFix:
         fix = refine(gray, H, polarity=polarity)
         if fix is None:
             continue
-        moved = _unshifted(gray, fix.homography, polarity)
+        lines, lines_polarity = _lines_of(gray, polarity)
+        moved = _unshifted(lines, fix.homography, lines_polarity)
         if moved is not fix.homography:
             fix = refine(gray, moved, polarity=polarity) or fix
         # Every inner line must lie on a printed one (median along it: pieces count little);
         # a fit that puts one between the printed lines is a wrong grid.
-        if _line_contrasts(gray, fix.homography, polarity, np.arange(1, 8)).min() <= 0:
+        if _line_contrasts(lines, fix.homography, lines_polarity, np.arange(1, 8)).min() <= 0:
             continue
         if fix.crossings >= MATFIND.sure_crossings:
             return fix
         if best is None or (fix.crossings, fix.score) > (best.crossings, best.score):
             best = fix
-    if best is None:
-        raise VisionError("a mat-like shape was found but its grid lines could not be fitted")
     return best
 
 
@@ -402,17 +448,17 @@ def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
            ) -> MatFix | None:
     """Refine a homography guess on the grid lines (darker than the spaces for ``polarity``
     1, lighter for -1); None when the grid is not there."""
-    gray = _gray(image)
+    gray, lines_polarity = _lines_of(_gray(image), polarity)
     guess = H
     for depth in MATFIND.min_line_depths:
         H, crossings, rms = guess, 0, float("inf")
         for _ in range(rounds):
-            out = _refine(gray, H, polarity, depth)
+            out = _refine(gray, H, lines_polarity, depth)
             if out is None or out[1] < MATFIND.min_crossings:  # RANSAC kept too few
                 break
             H, crossings, rms = out
         else:
-            score = grid_contrast(gray, H, polarity)
+            score = grid_contrast(gray, H, lines_polarity)
             if score >= MATFIND.min_score and rms <= MATFIND.max_rms_px:
                 return MatFix(H, score, crossings, rms, polarity)
     return None
@@ -455,7 +501,7 @@ class MatTracker:
             if fix is not None and self._moved_px(fix) < MATFIND.track_max_shift_px:
                 self.fix = fix
                 return fix
-        found = find_mat(gray)
+        found = find_mat(gray, None if self.fix is None else self.fix.polarity == EDGES)
         if self.fix is not None:
             found = min((found.rotated(k) for k in range(4)), key=self._moved_px)
         self.fix = found

@@ -182,31 +182,36 @@ def lightness_at(image: np.ndarray, maps: Maps) -> np.ndarray:
     return out.reshape(shape)
 
 
-def lines_in_shadow(lines: LineLayout, shadow: PoleShadow | None) -> np.ndarray | None:
-    """(64, 4, J, K, 9) float32: at each profile point of :class:`LineLayout`, the change in
-    log lightness (negative: darker) the shadow of each neighbour's Pole (neighbour order as
-    :attr:`LineLayout.poles_in_view`), standing, makes there: ``shadow``'s, learned for
-    this table, at its nearest offset within ``line_shadow_clear``, else none. None with
-    no shadow learned."""
+ShadowOnLines = list[tuple[np.ndarray, np.ndarray]]
+
+
+def lines_in_shadow(lines: LineLayout, shadow: PoleShadow | None) -> ShadowOnLines | None:
+    """Per space (64), where a Pole standing there casts its shadow (``shadow``, learned
+    for this table) on the profile points of :class:`LineLayout`: their flat indices into
+    ``lines.points[..., 0]``, and the change in log lightness (negative: darker) the shadow
+    makes at each (at its nearest offset within ``line_shadow_clear``). None with no
+    shadow learned. A shadow reaches no further than the Pole's neighbours' spaces."""
     if shadow is None:
         return None
     reach = CLASSIFY.line_shadow_clear
     pts = lines.points.reshape(64, -1, 2)
-    centres = _CENTRES[np.maximum(_NEIGHBOURS, 0)]  # (64, 9, 2)
-    out = np.zeros((*pts.shape[:2], 9), np.float32)
-    for n in range(9):
-        falls = centres[:, n, None, :] + shadow.offsets[None]  # (64, N, 2)
-        d = np.linalg.norm(pts[:, :, None, :] - falls[:, None], axis=-1)  # (64, P, N)
-        near = np.argmin(np.nan_to_num(d, nan=np.inf), axis=2)
-        hit = (np.take_along_axis(np.nan_to_num(d, nan=np.inf), near[..., None], axis=2)[..., 0]
-               <= reach) & (_NEIGHBOURS[:, n, None] >= 0)
-        out[..., n] = np.where(hit, shadow.change[near], 0.0)
-    return out.reshape(*lines.poles_in_view.shape, 9)
+    per = pts.shape[1]
+    out: ShadowOnLines = []
+    for q in range(64):
+        falls = _CENTRES[q] + shadow.offsets  # (N, 2)
+        spaces = _NEIGHBOURS[q][_NEIGHBOURS[q] >= 0]
+        p = pts[spaces].reshape(-1, 2)
+        d = np.nan_to_num(np.linalg.norm(p[:, None] - falls[None], axis=-1), nan=np.inf)
+        near = d.argmin(axis=1)
+        hit = d[np.arange(len(p)), near] <= reach
+        idx = (spaces[:, None] * per + np.arange(per)[None]).reshape(-1)[hit]
+        out.append((idx, shadow.change[near[hit]].astype(np.float32)))
+    return out
 
 
 def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
                    poles: np.ndarray, noise: float = 1.0,
-                   in_shadow: np.ndarray | None = None) -> np.ndarray:
+                   in_shadow: ShadowOnLines | None = None) -> np.ndarray:
     """(64, 4) float32: how strongly each edge's wall region shows a wall's structure, in
     standard deviations of the frame's own noise (0 where too little of it is in clear
     view). ``light`` and ``empty`` (64, 4, J, K): lightness now and on the empty mat
@@ -220,8 +225,11 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)  # (64, 9)
     bits = (standing << np.arange(9)).sum(axis=1).astype(np.int16)
     if in_shadow is not None:
-        shade = np.where(standing[:, None, None, None, :], in_shadow, 0.0).min(axis=-1)
-        change = change - shade
+        shade = np.zeros(change.size, np.float32)
+        for q in np.flatnonzero(poles):
+            idx, dark = in_shadow[q]
+            np.minimum.at(shade, idx, dark)
+        change = change - shade.reshape(change.shape)
     change = np.where((lines.poles_in_view & bits[:, None, None, None]) != 0, np.nan, change)
     # the frame's noise, from every third point (thousands: plenty, and a third the sort)
     sigma = _spread(change.reshape(-1)[::3], cfg.line_sigma_floor * noise)

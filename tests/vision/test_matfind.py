@@ -111,3 +111,56 @@ def test_tracker_follows_a_bumped_camera_and_keeps_the_labels() -> None:
     fix = tracker.update(bumped.image)
     assert tracker.refound == 2
     assert np.abs(fix.corners - bumped.corners).max() < 1.5
+
+
+def _checkerboard(scene: Scene, border: float = 0.4) -> Scene:
+    """``scene`` on a checkerboard: no grid lines, every other space a darker shade (a chess
+    board, or the Blender-rendered checker mat in benchmarks/blender)."""
+    from dataclasses import replace
+
+    from vision.mat import MatPrint, PortpadMark, QuadrantMark, TelepadMark
+
+    mat = scene.mat
+    colours = replace(mat.colours, base=(225, 232, 236), checker=(120, 150, 175),
+                      border=(40, 40, 44))
+    return scene.with_(mat=replace(mat, line_width=0.0, border=border, colours=colours,
+                                   print=MatPrint(QuadrantMark.NONE, TelepadMark.RING,
+                                                  PortpadMark.TRIANGLE)))
+
+
+@pytest.mark.parametrize("tilt, azimuth, border", [(0, 0, 0.4), (20, 30, 0.4), (30, 200, 0.0)])
+def test_a_checkerboard_with_no_grid_lines_is_found_by_its_edges(tilt: float, azimuth: float,
+                                                                 border: float) -> None:
+    """Issue 16 (mats our drawing never showed; the Blender-rendered checker mat was refused,
+    "its grid lines could not be fitted"): a mat whose spaces alternate in shade, with no
+    printed lines, is found by the edges where its spaces meet (EDGES), as well as a lined
+    one by its lines."""
+    from vision.matfind import EDGES
+
+    scene = _checkerboard(Scene(pose=CameraPose(tilt_deg=tilt, azimuth_deg=azimuth),
+                                lighting=Lighting(gradient=0.3), seed=7), border)
+    frame = render(midgame(3), scene)
+    fix = find_mat(frame.image)
+    assert fix.polarity == EDGES
+    assert corner_error(fix, frame.corners) < 1.5
+    assert fix.crossings >= 30 and fix.rms_px < 1.0
+    tracker = MatTracker(fix)
+    assert corner_error(tracker.update(frame.image), frame.corners) < 1.5
+
+
+def test_a_checkerboard_reads_the_board() -> None:
+    """Issue 16: calibration and detection on a checkerboard mat, through the fix's EDGES
+    polarity (kept in the profile)."""
+    import json
+
+    from calibration.profile import Profile, calibrate
+    from companion.rules.teleporters import Position
+
+    scene = _checkerboard(Scene(pose=CameraPose(tilt_deg=20, azimuth_deg=10), seed=8))
+    empty = render({"poles": {}, "ports": []}, scene.with_(seed=99)).image
+    profile = calibrate(render(Position.start().to_json(), scene).image, empty=empty)
+    again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
+    assert again.grid_polarity == 0
+    truth = midgame(5)
+    found = again.detector().detect(render(truth, scene.with_(seed=5)).image)
+    assert Position.from_json(found.position).same_board(Position.from_json(truth))
