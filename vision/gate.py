@@ -257,6 +257,13 @@ class Surround:
                              f"looks and {list(side.shape)} sides")
         points[points <= -99.0] = np.nan
         look[look <= -9.0] = np.nan
+        known = ~np.isnan(look[..., 0])
+        if (np.isnan(points[..., 0]) != ~known).any() or (np.abs(points[known]) > 20).any():
+            raise ValueError("surround points off the mat's surroundings")
+        # lightness in [0, ~1] (colour_features), log chromaticities within a byte's range
+        light, chroma = look[known][:, 0], look[known][:, 1:]
+        if (light < 0).any() or (light > 1.1).any() or (np.abs(chroma) > 6).any():
+            raise ValueError("surround looks out of range")
         return cls(points, look, side)
 
 

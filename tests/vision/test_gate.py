@@ -137,3 +137,23 @@ def test_a_thin_strip_of_foreign_colour_is_no_hand_a_fingertip_is() -> None:
     side = int(0.6 * scale)  # a fingertip, 16 mm on a 27 mm space
     tip[100:100 + side, 120:120 + side] = (200, 60, 200)
     assert palette.foreign_fraction(tip, H) >= GATE.occluded_fraction
+
+
+def test_a_damaged_surround_in_a_profile_is_refused_not_read() -> None:
+    """Issue 16 (bad input gets one clear line: the fuzz test found it): a profile whose
+    surround look has a negative lightness, or points off in the distance, is damaged;
+    read, it made NumPy log a negative number."""
+    import copy
+
+    from calibration.errors import CalibrationError
+
+    scene = Scene(pose=CameraPose(tilt_deg=15, azimuth_deg=10), seed=4)
+    profile = calibrate(render(Position.start().to_json(), scene).image,
+                        empty=render({"poles": {}, "ports": []}, scene.with_(seed=9)).image)
+    doc = profile.to_json()
+    assert Profile.from_json(copy.deepcopy(doc)).surround is not None
+    for key, value in (("look", -1.0), ("points", 1e6)):
+        bad = copy.deepcopy(doc)
+        bad["surround"][key][0][1][0] = value
+        with pytest.raises(CalibrationError, match="damaged"):
+            Profile.from_json(bad)
