@@ -177,11 +177,14 @@ def grid_contrast(gray: np.ndarray, H: np.ndarray, polarity: int = 1) -> float:
     darker for ``polarity`` 1 (ink on paper), lighter for -1 (light lines on dark cloth).
     Lines and their surroundings are read through the same 3-pixel extreme filter across
     the line, so a guess a pixel off still meets a thin line and texture gains nothing.
-    ``polarity`` :data:`EDGES`: the edges between spaces of alternating shade."""
-    gray, polarity = _lines_of(gray, polarity)
+    ``polarity`` :data:`EDGES`: the edges between spaces of alternating shade, read in the
+    top-down view's edge image (the tracker checks every frame: the whole frame's would
+    cost 4 ms)."""
     top = _top_down(gray, H)
     if top is None:
         return 0.0
+    if polarity == EDGES:
+        top, polarity = _edge_image(top), -1
     return float(polarity * _signed_contrast(top, polarity))
 
 
@@ -448,7 +451,8 @@ def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
            ) -> MatFix | None:
     """Refine a homography guess on the grid lines (darker than the spaces for ``polarity``
     1, lighter for -1); None when the grid is not there."""
-    gray, lines_polarity = _lines_of(_gray(image), polarity)
+    raw = _gray(image)
+    gray, lines_polarity = _lines_of(raw, polarity)
     guess = H
     for depth in MATFIND.min_line_depths:
         H, crossings, rms = guess, 0, float("inf")
@@ -458,7 +462,7 @@ def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
                 break
             H, crossings, rms = out
         else:
-            score = grid_contrast(gray, H, lines_polarity)
+            score = grid_contrast(raw, H, polarity)
             if score >= MATFIND.min_score and rms <= MATFIND.max_rms_px:
                 return MatFix(H, score, crossings, rms, polarity)
     return None
