@@ -27,6 +27,7 @@ from companion.rules.common import quoted
 from vision.classify import (
     CORNER_EDGES,
     EDGES,
+    HIDDEN_INK,
     SIDES,
     WALL_SAMPLES,
     ColourModel,
@@ -34,6 +35,7 @@ from vision.classify import (
     SampleLayout,
     bare_mat_distance,
     camera_noise,
+    hidden_pad_ink,
     image_samples,
     ink_distance,
     light_allowances,
@@ -94,6 +96,8 @@ class Profile:
     geometry: PieceGeometry = field(default_factory=PieceGeometry)
     palette: Palette | None = None
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
+    # sides whose ink may be printed where the start pieces hid their pads (no empty photo)
+    hidden_inks: tuple[str, ...] = ()
     created: str = ""
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
     # 1: grid lines darker than the spaces; -1: lighter; 0: a checkerboard (no lines)
@@ -133,6 +137,7 @@ class Profile:
         fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
                         self.empty, self.geometry, self.palette, self.inks,
+                        hidden_inks=self.hidden_inks,
                         undistort=None if self.intrinsics is None else undistorter(
                             self.intrinsics), noise=self.noise, bright=self.bright,
                         shade=self.shade,
@@ -163,6 +168,7 @@ class Profile:
             "empty_mat": empty.tolist(),  # -9: not seen (a piece stood there)
             "palette": None if self.palette is None else self.palette.to_json(),
             "inks": {side: m.to_json() for side, m in (self.inks or {}).items()},
+            "hidden_inks": list(self.hidden_inks),
             "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
             "grid_polarity": self.grid_polarity,
             "noise": self.noise,
@@ -231,6 +237,7 @@ class Profile:
                 palette=None if doc.get("palette") is None else Palette.from_json(
                     doc["palette"]),
                 inks={s: ColourModel.from_json(m) for s, m in doc.get("inks", {}).items()},
+                hidden_inks=_sides(doc.get("hidden_inks", [])),
                 created=str(doc.get("created", "")),
                 intrinsics=intrinsics,
                 grid_polarity={-1: -1, 0: 0}.get(doc.get("grid_polarity", 1), 1),
@@ -388,6 +395,12 @@ def _threshold_json(name: str, value: Any) -> float | None:
     return threshold
 
 
+def _sides(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or any(v not in SIDES for v in value):
+        raise ValueError(f"hidden_inks {value!r} is not a list of sides")
+    return tuple(v for v in SIDES if v in value)
+
+
 def _noise(value: Any) -> float:
     noise = float(value)
     if not (np.isfinite(noise) and 1.0 <= noise <= 100.0):
@@ -507,6 +520,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     foot_threshold = empty_rims = None
+    hidden_inks: tuple[str, ...] = ()
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
         camouflage = wall_camouflage(cam, empty, colours, geometry)
@@ -543,6 +557,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look[~_sees_mat(cam, layout, start)] = np.nan
         palette = Palette.learn(image, fix.homography)
         inks = _learn_inks(image, cam, start, colours)
+        hidden_inks = _inks_apart_from_pieces(lab, empty_look, layout.ink, colours, inks)
         unlearned = _unlearned_pads(image, cam, start, inks)
         if unlearned:
             raise CalibrationError(
@@ -551,7 +566,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                 "be guessed: shoot the empty mat from the same camera too and calibrate with "
                 "--empty EMPTY.jpg (or --with-empty with --camera)")
     profile = Profile((w, h), fix.homography, colours, empty_look, south_at, K, geometry,
-                      palette=palette, inks=inks,
+                      palette=palette, inks=inks, hidden_inks=hidden_inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
                       bright=bright, shade=shade,
@@ -723,6 +738,24 @@ def _learn_inks(image: np.ndarray, cam: CameraModel, start: Solids,
         if float(ink.distance(colours[side].mean)) > CLASSIFY.ink_apart:
             inks[side] = ink
     return inks
+
+
+def _inks_apart_from_pieces(lab: np.ndarray, empty_look: np.ndarray, ink_at: np.ndarray,
+                            colours: dict[str, ColourModel],
+                            inks: dict[str, ColourModel]) -> tuple[str, ...]:
+    """The sides whose printed ink may be guessed where their start pieces hide their pads
+    (:func:`vision.classify.hidden_pad_ink`): those whose pieces, at exactly those samples of
+    the start photo (``lab`` (64, S, 3); ``empty_look`` NaN there; ``ink_at`` the layout's
+    ink), lie ``CLASSIFY.hidden_ink_apart`` or more from the ink (median). A piece the ink
+    would pass for must not be explained away as print."""
+    maybe = hidden_pad_ink(ink_at, empty_look) - HIDDEN_INK
+    out = []
+    for code, side in enumerate(SIDES, start=1):
+        x = lab[maybe == code]
+        if side in inks and len(x) and float(np.median(inks[side].distance(x))) \
+                >= CLASSIFY.hidden_ink_apart:
+            out.append(side)
+    return tuple(out)
 
 
 def _check_start(found: Detection, with_empty: bool) -> tuple[str, ...]:

@@ -193,6 +193,7 @@ def test_the_fuzzing_stays_under_the_memory_ceiling(peak_at_start: float) -> Non
     (("empty_mat",), [[[0.5, 0.0, 0.0]]], "empty_mat is [1, 1, 3]"),  # was an IndexError
     (("homography",), [[0, 0, 0], [0, 0, 0], [0, 0, 1]], "singular"),  # was read, and wrong
     (("camera", "K"), [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "no positive focal lengths"),
+    (("hidden_inks",), ["east"], "hidden_inks ['east'] is not a list of sides"),
 ])
 def test_a_profile_with_nan_or_absurd_sizes_is_refused(
         profile_doc: tuple[dict[str, Any], Path], tmp_path: Path,

@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
-from vision.mat import CORNER_SIGNS, FILES, MatModel, printed_ink
+from vision.mat import CORNER_SIGNS, FILES, MatModel, parse_square, printed_ink
 from vision.raycast import Rays, clearance_each, edge_box, silhouette_margin
 
 SIDES = ("south", "north")
@@ -79,6 +79,9 @@ class SampleLayout:
     # (64, 9) bool: whether a Pole on each neighbour (_neighbourhoods order) leans its top
     # over the space as the camera sees it (its top's colour may blur into the space's discs)
     leans_over: np.ndarray
+
+
+HIDDEN_INK = 2  # added to a side's ink code where its ink may be printed (hidden_pad_ink)
 
 
 def _disc(n: int, radius: float) -> np.ndarray:
@@ -585,16 +588,24 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
             none[hidden] = np.minimum(none[hidden], bare_mat_distance(
                 x, np.broadcast_to(plain, x.shape), noise))
         mat_light = np.where(known, empty[..., 0], plain[0])
+    inked = np.zeros(feat.shape[:-1], bool)  # like ink that may be printed there
     if ink_at is not None and inks:
         for code, name in enumerate(SIDES, start=1):
             if name in inks:
                 here = ink_at == code
                 none = np.where(here, np.minimum(none, ink_distance(feat, inks[name], plain)),
                                 none)
+                # maybe printed (hidden_pad_ink): the ink itself, not its blur into the mat,
+                # whose chromaticity a light side's pieces may share
+                maybe = ink_at == code + HIDDEN_INK
+                d_ink = inks[name].distance(feat)
+                none = np.where(maybe, np.minimum(none, d_ink), none)
+                inked |= maybe & (d_ink < cfg.colour_sigma)
                 mat_light = np.where((ink_at == code) & ~known, inks[name].mean[0], mat_light)
     # Far from both sides yet much darker than the mat there: a piece's edge blurred with
     # something else. Whichever side, it is no bare mat.
-    dark = (side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
+    dark = ((side > cfg.colour_sigma) & (feat[..., 0] < cfg.piece_darker * mat_light)
+            & ~inked)
     if empty is not None:  # a shadow on the bare mat is darker too, but keeps its colour
         dark &= ~known | (de > cfg.colour_sigma)
     # Much darker than the mat there and unlike both sides' learned colours: a piece's
@@ -797,6 +808,30 @@ def ink_distance(feat: np.ndarray, ink: ColourModel, plain: np.ndarray | None) -
     off = rel - t[..., None] * towards
     mixed = np.sqrt(np.maximum(np.einsum("...i,ij,...j->...", off, inv_c, off), 0))
     return np.minimum(d, mixed)
+
+
+def hidden_pad_ink(ink_at: np.ndarray, empty: np.ndarray,
+                   sides: tuple[str, ...] = SIDES, mat: MatModel | None = None) -> np.ndarray:
+    """(64, S) int8, as :attr:`SampleLayout.ink`: ``ink_at`` (that layout's), plus each
+    side's code + ``HIDDEN_INK`` (maybe printed) at every sample of one of its own pads
+    (Home Telepads, Portpads) whose bare look in ``empty`` ((64, S, 3), NaN where unknown)
+    the start position hid. How a mat prints a pad under the start pieces cannot be seen
+    from the start photo (a dot at a Telepad's centre): the side's ink, learned from the
+    parts of its pads in view, is as likely there as the plain mat. Not the other side's
+    ink: a mat prints a side's pads in its own colour. Only for ``sides``."""
+    mat = mat or MatModel()
+    out = ink_at.copy()
+    hidden = np.isnan(empty[..., 0])
+    codes = {"south": 1, "north": 2}
+    pads = [(n, side) for side, names in mat.home_telepads.items() for n in names]
+    pads += [(n, side) for n, (side, _) in mat.portpads.items()]
+    for name, side in pads:
+        if side not in sides:
+            continue
+        f, r = parse_square(name)
+        q = 8 * r + f
+        out[q] = np.where(hidden[q] & (out[q] == 0), codes[side] + HIDDEN_INK, out[q])
+    return out
 
 
 def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],

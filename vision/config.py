@@ -159,6 +159,10 @@ class ClassifyConfig:
     seam_samples: int = 13
     seam_margin: float = 0.25
     ink_apart: float = 1.0  # Mahalanobis: a printed ink nearer its pieces than this is unused
+    # Mahalanobis: a side's ink is guessed under its start pieces (classify.hidden_pad_ink)
+    # only when those pieces' own samples lie this far from it (median): nearer, the guess
+    # would pass for the pieces themselves
+    hidden_ink_apart: float = 2.0
     ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree

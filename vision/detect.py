@@ -18,6 +18,7 @@ from vision.classify import (
     blend_loglik,
     camera_drift,
     disc_change,
+    hidden_pad_ink,
     image_samples,
     moved_discs,
     position_json,
@@ -95,6 +96,8 @@ class Detector:
     geometry: PieceGeometry = field(default_factory=PieceGeometry)
     palette: Palette | None = None  # colours of the bare mat region: foreign blobs are hands
     inks: dict[str, ColourModel] | None = None  # the sides' colours printed on the mat
+    # sides whose ink may be printed where their start pieces hid the pads (hidden_pad_ink)
+    hidden_inks: tuple[str, ...] = ()
     undistort: Callable[[np.ndarray], np.ndarray] | None = None  # a lens's undistorter
     noise: float = 1.0  # the camera's noise against the empty look's (classify.camera_noise)
     # the table's brightening and shade allowances (classify.light_allowances)
@@ -129,6 +132,9 @@ class Detector:
     surround: Surround | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
+    # (empty look, layout's ink, hidden_pad_ink of them): planned once per layout
+    _ink_at: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(init=False,
+                                                                      default=None)
     # the empty look in use, where it is like each side's colour, which Pole discs it
     # prints in a side's colour, and which edges' walls it looks like (kept: constant)
     _side_like: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool] | None = field(
@@ -247,8 +253,15 @@ class Detector:
             change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade)
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
+        ink_at = layout.ink
+        if self.inks and self.hidden_inks and empty is not None:
+            if (self._ink_at is None or self._ink_at[0] is not empty
+                    or self._ink_at[1] is not ink_at):
+                self._ink_at = (empty, ink_at, hidden_pad_ink(ink_at, empty,
+                                                                 self.hidden_inks))
+            ink_at = self._ink_at[2]
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
-                                                     layout.ink, side_like, self.noise,
+                                                     ink_at, side_like, self.noise,
                                                      changed, self.bright, self.shade)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)

@@ -180,6 +180,10 @@ def test_profile_round_trips_and_rejects_bad_files(profile: Profile, tmp_path: P
     assert np.allclose(again.empty, profile.empty, atol=1e-4, equal_nan=True)
     assert same(again.detector().detect(render(START, SCENE).image).position, START)
     doc = json.loads(path.read_text())
+    # the sides whose ink is guessed under the start pieces (none without an empty photo)
+    assert doc["hidden_inks"] == list(profile.hidden_inks)
+    doc["hidden_inks"] = ["north", "south"]
+    assert Profile.from_json(doc).hidden_inks == ("south", "north")
     doc["version"] = 99
     path.write_text(json.dumps(doc))
     with pytest.raises(CalibrationError, match="newer"):

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from calibration.errors import CalibrationError
-from calibration.profile import Profile, calibrate
+from calibration.profile import Profile, _inks_apart_from_pieces, calibrate
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly
 from vision.classify import (
     _CONFIG_STATES,
     _CONFIGS,
+    HIDDEN_INK,
     WALL_SAMPLES,
     ColourModel,
     _fit_the_poles,
@@ -26,6 +27,7 @@ from vision.classify import (
     blend_loglik,
     camera_noise,
     colour_features,
+    hidden_pad_ink,
     light_allowances,
     sample_evidence,
 )
@@ -412,6 +414,67 @@ def test_a_sample_unlike_the_mat_and_both_sides_says_nothing_of_a_wall() -> None
     assert labels[0] == -1 and np.ptp(loglik[0]) == 0.0  # neither: says nothing
     assert labels[1] == 0 and loglik[1, 0] > loglik[1, 1:].max()  # the bare mat
     assert labels[2] > 0 and loglik[2, 0] < loglik[2, 1:].max()  # darker: a piece
+
+
+def _model(bgr: tuple[int, int, int], seed: int) -> ColourModel:
+    rng = np.random.default_rng(seed)
+    return ColourModel.learn(colour_features(
+        np.clip(np.array(bgr) + rng.normal(0, 4, (40, 3)), 0, 255).astype(np.uint8)))
+
+
+def test_a_pads_print_hidden_by_the_start_pieces_may_be_its_sides_ink() -> None:
+    """Issue 16 (Blender laminate mat, calibrated from the start photo alone): each
+    Telepad is a diamond with a dot at its centre in its side's ink. The start Poles hide
+    the dots, so a Telepad left empty later read its dot as a Pole (two phantom Poles:
+    "a hand over the mat"). Where the start pieces hid a side's own pad, that side's ink
+    (learned from the pad's parts in view) now explains a sample as well as the plain mat
+    does; anywhere else, and for the other side's ink, nothing changes."""
+    empty = np.zeros((64, 5, 3), np.float32)
+    empty[3, :3] = np.nan  # d1 (south's Home Telepad): three samples hidden at the start
+    empty[59, 4] = np.nan  # d8 (north's)
+    empty[27, :] = np.nan  # d4: no pad, hidden by nothing printed of a side's
+    ink_at = np.zeros((64, 5), np.int8)
+    ink_at[3, 3] = 1  # printed there, as the layout's model of the print says
+    got = hidden_pad_ink(ink_at, empty)
+    assert got[3].tolist() == [1 + HIDDEN_INK] * 3 + [1, 0]
+    assert got[59].tolist() == [0, 0, 0, 0, 2 + HIDDEN_INK]
+    assert not got[27].any()
+    assert hidden_pad_ink(ink_at, empty, ("south",))[59].tolist() == [0] * 5
+
+    purple, dark_ink, lime = (150, 40, 130), (90, 30, 60), (60, 200, 140)  # BGR
+    colours = {"south": _model(purple, 1), "north": _model(lime, 2)}
+    inks = {"south": _model(dark_ink, 3)}
+    paper = (200, 215, 225)
+    seen = colour_features(np.array([dark_ink, purple, paper], np.uint8))
+    bare = colour_features(np.array([paper] * 3, np.uint8))
+    bare[:2] = np.nan  # the first two hidden at calibration, the paper seen
+    labels, _, _ = sample_evidence(seen, colours, bare, inks, np.zeros(3, np.int8))
+    assert labels[0] > 0  # where no ink may be printed: the dark dot is a piece
+    maybe = np.array([1 + HIDDEN_INK] * 2 + [0], np.int8)
+    labels, loglik, _ = sample_evidence(seen, colours, bare, inks, maybe)
+    assert labels[0] == 0 and loglik[0, 0] > loglik[0, 1:].max()  # the print
+    assert labels[1] == 1  # a purple Pole on its pad is still a purple Pole
+    assert labels[2] == 0
+    north_maybe = np.array([2 + HIDDEN_INK] * 2 + [0], np.int8)  # no north ink learned
+    assert sample_evidence(seen, colours, bare, inks, north_maybe)[0][0] > 0
+
+
+def test_an_ink_like_its_pieces_is_not_guessed_under_them() -> None:
+    """Issue 16 (Blender checker mat: cream pieces, corner marks printed in a cream very
+    like them): an ink the start pieces' own samples lie near would pass for those pieces,
+    and is not guessed where they hid their pads; one well apart is."""
+    purple, dark_ink, cream, cream_ink = (150, 40, 130), (90, 30, 60), (200, 225, 235), \
+        (196, 222, 232)
+    colours = {"south": _model(purple, 1), "north": _model(cream, 2)}
+    inks = {"south": _model(dark_ink, 3), "north": _model(cream_ink, 4)}
+    lab = np.zeros((64, 4, 3), np.float32)
+    empty = np.zeros((64, 4, 3), np.float32)
+    for q, bgr in ((3, purple), (4, purple), (59, cream), (60, cream)):  # d1 e1 d8 e8
+        lab[q] = colour_features(np.array([bgr] * 4, np.uint8))
+        empty[q] = np.nan
+    ink_at = np.zeros((64, 4), np.int8)
+    assert _inks_apart_from_pieces(lab, empty, ink_at, colours, inks) == ("south",)
+    assert _inks_apart_from_pieces(lab, empty, ink_at, colours, {}) == ()
 
 
 def test_a_saturated_prints_small_channel_is_allowed_its_own_noise() -> None:
