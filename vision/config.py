@@ -35,6 +35,17 @@ class MatFindConfig:
     # residual and the grid's contrast still judge the result
     min_line_depths: tuple[float, ...] = (4.0, 2.0)
     min_points_per_line: int = 12
+    # a checkerboard's grid line is refitted line_refits times without its points this far
+    # off the last fit (px, or this many robust standard deviations of all the points'
+    # offsets, whichever is more)
+    line_inlier_px: float = 1.5
+    line_inlier_mads: float = 3.0
+    line_refits: int = 2
+    # a checkerboard's line sample (in the edge image) is measured for depth against the
+    # look this far (px) either side of its peak: a step's edge, blurred over a few pixels,
+    # is hardly deeper one sample (under a pixel, on a mat small in the frame) away.
+    # Printed lines are thin: their depth is measured one sample either side.
+    edge_depth_px: float = 2.5
     min_crossings: int = 16  # of 49 inner crossings, to fit the homography
     sure_crossings: int = 40  # a fit this good, every inner line on a printed one, is taken
     ransac_px: float = 2.0
@@ -91,8 +102,11 @@ class ClassifyConfig:
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
     # a fix whose corners stay this near the calibration's is the same still camera: the
-    # calibration's own fix is sampled, where the empty look was read
-    home_px: float = 1.5
+    # calibration's own fix is sampled, where the empty look was read. A still camera's
+    # frames are fitted up to 2-3 px apart on a checkerboard, whose faint steps the pieces
+    # standing on them pull a little (Blender checker mats: 1.5 read 3 frames of 6 away
+    # from the empty look, 50% of spaces)
+    home_px: float = 3.0
     explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
     # The bare mat between two photos (bare_mat_distance): log lightness ratio allowed for
     # shade and for brightening, and chromaticity noise (plus a part growing as 1/lightness).

@@ -287,11 +287,33 @@ def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
                      borderMode=cv2.BORDER_REPLICATE).reshape(-1).astype(np.float32)
 
 
-def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1, min_depth: float = 4.0
-            ) -> tuple[np.ndarray, int, float] | None:
+def _fit_line(pts: np.ndarray, refits: int = 0) -> np.ndarray:
+    """(a, b, c), a u + b v = c, (a, b) a unit normal: the line through points (N, 2) in
+    pixels, refitted up to ``refits`` times without those far off it. A piece's edge beside
+    a checkerboard's faint step can be the stronger mark for a stretch of it, and even a
+    robust fit leans towards a run of such points: refitted, the line is the grid's again.
+    (A printed line is the strongest mark beside it: its fits are left as they were.)"""
+    pts = pts.astype(np.float32)
+    for _ in range(refits + 1):
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        n = np.array([-vy, vx], float)
+        line = np.array([n[0], n[1], n @ np.array([x0, y0])])
+        off = np.abs(pts @ line[:2] - line[2])
+        keep = off <= max(MATFIND.line_inlier_px, MATFIND.line_inlier_mads * float(
+            np.median(off)) * 1.4826)
+        if keep.all() or keep.sum() < MATFIND.min_points_per_line:
+            break
+        pts = pts[keep]
+    return line
+
+
+def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1, min_depth: float = 4.0,
+            depth_px: float = 0.0, refits: int = 0) -> tuple[np.ndarray, int, float] | None:
     """Fit the 7+7 inner grid lines near ``H``'s guess; return the refined homography.
     ``polarity`` -1: the lines are lighter than the spaces (looked for as maxima); a line
-    sample counts where it is at least ``min_depth`` grey levels deep."""
+    sample counts where it is at least ``min_depth`` grey levels deep, against the look one
+    search step either side of it, or ``depth_px`` pixels where that is further; each line
+    refitted ``refits`` times without its points far off it (:func:`_fit_line`)."""
     cfg = MATFIND
     ts = (np.arange(8 * cfg.samples_per_space) + 0.5) / cfg.samples_per_space  # along 0..8
     offsets = np.linspace(-cfg.search, cfg.search, cfg.search_steps)  # across, in spaces
@@ -309,13 +331,16 @@ def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1, min_depth: float
             vals = polarity * _sample(gray, img_pts.reshape(-1, 2)).reshape(len(ts),
                                                                             len(offsets))
             k = np.argmin(vals, axis=1)
-            inner = (k > 0) & (k < len(offsets) - 1)
+            step_px = float(np.median(np.linalg.norm(img_pts[:, 1] - img_pts[:, 0], axis=1)))
+            m = int(np.clip(round(depth_px / max(step_px, 1e-6)), 1,
+                            (len(offsets) - 1) // 4))
+            inner = (k >= m) & (k < len(offsets) - m)
             rows = np.nonzero(inner)[0]
             if len(rows) < cfg.min_points_per_line:
                 continue
             kk = k[rows]
             v0, v1, v2 = vals[rows, kk - 1], vals[rows, kk], vals[rows, kk + 1]
-            depth = (v0 + v2) / 2 - v1
+            depth = (vals[rows, kk - m] + vals[rows, kk + m]) / 2 - v1
             keep = depth > min_depth
             rows, kk, v0, v1, v2 = rows[keep], kk[keep], v0[keep], v1[keep], v2[keep]
             if len(rows) < cfg.min_points_per_line:
@@ -328,10 +353,7 @@ def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1, min_depth: float
                                                                            len(offsets) - 1)],
                             img_pts[rows, kk - 1])
             pts = p_lo + np.abs(frac)[:, None] * (p_hi - p_lo)
-            vx, vy, x0, y0 = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                         0.01).ravel()
-            n = np.array([-vy, vx], float)
-            lines[(axis, i)] = np.array([n[0], n[1], n @ np.array([x0, y0])])
+            lines[(axis, i)] = _fit_line(pts, refits)
     src, dst = [], []
     for i in range(1, 8):
         for j in range(1, 8):
@@ -457,7 +479,10 @@ def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
     for depth in MATFIND.min_line_depths:
         H, crossings, rms = guess, 0, float("inf")
         for _ in range(rounds):
-            out = _refine(gray, H, lines_polarity, depth)
+            checker = polarity == EDGES
+            out = _refine(gray, H, lines_polarity, depth,
+                          MATFIND.edge_depth_px if checker else 0.0,
+                          MATFIND.line_refits if checker else 0)
             if out is None or out[1] < MATFIND.min_crossings:  # RANSAC kept too few
                 break
             H, crossings, rms = out
