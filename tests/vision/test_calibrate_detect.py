@@ -413,6 +413,10 @@ def test_a_still_camera_is_sampled_where_the_empty_look_was_read() -> None:
     _, _, at_home = detector.camera(home)
     _, _, near = detector.camera(moved(0.8 * CLASSIFY.home_px))
     assert np.array_equal(near, at_home)
+    # a still camera over a checkerboard: its frames are fitted up to 2.5 px apart (the
+    # Blender checker mats; at 1.5 px, half their frames were read away from the empty look)
+    _, _, checker = detector.camera(moved(2.5))
+    assert np.array_equal(checker, at_home)
     _, _, further = detector.camera(moved(2.0 * CLASSIFY.home_px))
     assert np.abs(further - at_home).max() > CLASSIFY.home_px
 
