@@ -230,6 +230,8 @@ class ClassifyConfig:
     # A space whose shadow points show it between shadow_seen (of the start Poles') and
     # shadow_most casts a Pole's shadow.
     shadow_reach: float = 1.0
+    # and read on the mat's border or the table this far (spaces) past the grid
+    shadow_beyond_grid: float = 0.5
     shadow_grid: int = 21
     shadow_clear_of_pole: float = 0.25
     shadow_sigma: float = 4.0

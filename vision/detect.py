@@ -59,8 +59,8 @@ from vision.shapes import (
     sample_maps,
     shading_spaces,
     shadow_in_view,
+    shadow_point_spaces,
     shadow_points,
-    shadow_spaces,
     wall_shading,
     wall_structure,
     with_structure,
@@ -147,7 +147,7 @@ class Detector:
     # image
     _shape_maps: tuple[np.ndarray, Maps, Maps, Maps] | None = field(init=False, default=None)
     # where each space's Pole shadow lies in the image, which of it is in view, and which
-    # spaces' pieces reach it (vision.shapes.shadow_spaces)
+    # spaces (packed bits) may touch each point of it (vision.shapes.shadow_point_spaces)
     _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
         init=False, default=None)
     # for each space, the spaces whose pieces' shadows may fall on its footprint
@@ -355,16 +355,19 @@ class Detector:
                                                                cam.homography):
                 self._shadow_maps = (
                     cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
-                    shadow_in_view(self.pole_shadow, cam, self.geometry),
-                    shadow_spaces(self.pole_shadow))
-            _, at, in_view, reach = self._shadow_maps
+                    shadow_in_view(self.pole_shadow, cam, self.geometry,
+                                   (self.width, self.height)),
+                    shadow_point_spaces(self.pole_shadow, cam, self.geometry))
+            _, at, in_view, touched = self._shadow_maps
             # as the calibration's exposure would show it (a shadow is a ratio to it)
             at_shadows = ((lightness_at(image, at) + 0.02)
                           * np.float32(np.exp(-self.drift[0])) - 0.02)
-            cast = pole_shadow_score(at_shadows, self.empty_shadows, self.pole_shadow, in_view)
+            empty_shadows, pole_shadow = self.empty_shadows, self.pole_shadow
 
             def shadows(occupied: np.ndarray) -> np.ndarray:
-                return np.where((reach & occupied[None]).any(axis=1), np.nan, cast)
+                clear = ~(touched & np.packbits(occupied)).any(axis=-1)
+                return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
+                                         in_view & clear)
         return walls, bodies, shadows, rims
 
     def _occluded(self, fix: MatFix) -> Detection:

@@ -454,42 +454,95 @@ def _side_step(shadow: PoleShadow) -> np.ndarray:
 
 def shadow_points(shadow: PoleShadow) -> np.ndarray:
     """(64, 3, N, 2) the mat points where a Pole on each space casts its shadow, and the same
-    stepped either way across the shadow's direction; NaN off the mat."""
+    stepped either way across the shadow's direction; NaN further than
+    ``CLASSIFY.shadow_beyond_grid`` off the grid. Just past it lies the mat's border or the
+    table, flat as the mat and seen bare in the empty photo: an edge space's shadow falls
+    there as much as on the mat."""
     centre = _CENTRES
     step = _side_step(shadow)
     shifts = np.stack([np.zeros(2), step, -step])  # (3, 2)
     pts = centre[:, None, None] + shifts[None, :, None] + shadow.offsets[None, None]
-    return np.where(((pts >= 0) & (pts <= 8)).all(axis=-1, keepdims=True), pts, np.nan)
+    m = CLASSIFY.shadow_beyond_grid
+    return np.where(((pts >= -m) & (pts <= 8 + m)).all(axis=-1, keepdims=True), pts, np.nan)
 
 
 def shadow_in_view(shadow: PoleShadow, camera: CameraModel,
-                   geometry: PieceGeometry | None = None) -> np.ndarray:
+                   geometry: PieceGeometry | None = None,
+                   frame: tuple[int, int] | None = None) -> np.ndarray:
     """(64, 3, N) bool: the points of :func:`shadow_points` that the camera sees past that
-    space's own Pole (where it stands, its body hides them), on the mat."""
+    space's own Pole (where it stands, its body hides them), inside the ``frame`` (width,
+    height) when given."""
     g = geometry or PieceGeometry()
     pts = shadow_points(shadow)
     n = pts.shape[1] * pts.shape[2]
     own = pole_cylinders(g)[:, 4]  # the space's own Pole (neighbour 4)
-    clear = _past_pole(camera, np.nan_to_num(pts, nan=-_FAR).reshape(-1, 2),
-                       np.repeat(own, n, axis=0), g).reshape(pts.shape[:-1])
-    return (clear >= CLASSIFY.line_pole_clear) & ~np.isnan(pts[..., 0])
+    flat = np.nan_to_num(pts, nan=-_FAR).reshape(-1, 2)
+    clear = _past_pole(camera, flat, np.repeat(own, n, axis=0), g).reshape(pts.shape[:-1])
+    seen = (clear >= CLASSIFY.line_pole_clear) & ~np.isnan(pts[..., 0])
+    if frame is not None:
+        uv = camera.image_points(flat).reshape(*pts.shape[:-1], 2)
+        seen &= ((uv >= 0) & (uv <= np.array(frame, float) - 1)).all(axis=-1)
+    return seen
 
 
-def shadow_spaces(shadow: PoleShadow) -> np.ndarray:
-    """(64, 64) bool: for each space, the other spaces that hold any point of its shadow
-    (:func:`shadow_points`, either side too), or whose own Pole's shadow reaches its
-    space: a piece standing there darkens those points, or is darkened, unlike a Pole's
-    own shadow on bare mat."""
-    pts = shadow_points(shadow).reshape(64, -1, 2)
-    centre = _CENTRES
-    mirrored = 2 * centre[:, None] - pts  # where a Pole whose shadow falls here would stand
-    out = np.zeros((64, 64), bool)
-    for q in range(64):
-        for p in (pts[q], mirrored[q]):
-            p = p[~np.isnan(p[:, 0]) & (p >= 0).all(axis=1) & (p < 8).all(axis=1)]
-            out[q, (np.floor(p[:, 0]) + 8 * np.floor(p[:, 1])).astype(int)] = True
-    out[np.arange(64), np.arange(64)] = False
-    return out
+def shadow_point_spaces(shadow: PoleShadow, camera: CameraModel,
+                        geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(64, 3, N, 8) uint8, each point of :func:`shadow_points` with the spaces (64 bits,
+    ``np.packbits`` order) a piece on which may change its look: the space it lies on; the
+    neighbour across a nearby edge (a wall there shades it); any space whose Pole's shadow
+    may fall on it (this table's shadow, from that space's centre); any neighbour whose
+    Pole may stand in the camera's line of sight to it. Never the space whose shadow it
+    is. A piece elsewhere leaves the point as its own Pole's shadow alone would: a long
+    sun shadow is read on the points no other piece touches, not given up whole."""
+    g = geometry or PieceGeometry()
+    pts = shadow_points(shadow)  # (64, 3, N, 2)
+    flat = pts.reshape(-1, 2)
+    owner = np.repeat(np.arange(64), pts.shape[1] * pts.shape[2])
+    on = ~np.isnan(flat[:, 0])
+    bits = np.zeros((len(flat), 64), bool)
+    idx = np.flatnonzero(on)
+    x = flat[on]
+    cell = np.clip(np.floor(x), 0, 7).astype(int)
+    space = cell[:, 0] + 8 * cell[:, 1]
+    bits[idx, space] = True
+    # a wall on the edge between the point's space and a neighbour shades this far across
+    reach = float(np.linalg.norm(shadow.offsets, axis=1).max()) * g.wall_height / g.pole_height \
+        + g.wall_thickness
+    frac = x - cell
+    for axis, sign, near in ((0, -1, frac[:, 0]), (0, 1, 1 - frac[:, 0]),
+                             (1, -1, frac[:, 1]), (1, 1, 1 - frac[:, 1])):
+        other = cell.copy()
+        other[:, axis] += sign
+        ok = (near <= reach) & (other >= 0).all(axis=1) & (other <= 7).all(axis=1)
+        bits[idx[ok], other[ok, 0] + 8 * other[ok, 1]] = True
+    # A Pole stands at its space's centre and casts its shadow at the learned offsets from
+    # it (to within their grid's spacing): two spaces away at most.
+    spacing = 2 * CLASSIFY.shadow_reach / (CLASSIFY.shadow_grid - 1)
+    for dx in range(-2, 3):
+        for dy in range(-2, 3):
+            src = cell + np.array([dx, dy])
+            ok = (src >= 0).all(axis=1) & (src <= 7).all(axis=1)
+            rel = x[ok] - (src[ok] + 0.5)
+            near = np.linalg.norm(rel[:, None] - shadow.offsets[None], axis=2).min(axis=1)
+            cast = near <= 1.5 * spacing
+            bits[idx[ok][cast], src[ok][cast, 0] + 8 * src[ok][cast, 1]] = True
+    # A Pole hides the mat behind it, from its centre away from the camera as far as its top
+    # is seen to reach, and its radius (and the blur) either side.
+    c = camera.centre
+    for k in range(9):
+        p = _NEIGHBOURHOOD[space, k]
+        ok = p >= 0
+        base = _CENTRES[np.maximum(p, 0)]
+        away = base - c[:2]
+        tip = base + away * (g.pole_height / max(float(c[2]) - g.pole_height, 1e-6))
+        seg = tip - base
+        t = np.clip(((x - base) * seg).sum(axis=1) / np.maximum((seg * seg).sum(axis=1),
+                                                                 1e-12), 0.0, 1.0)
+        gap = np.linalg.norm(x - (base + t[:, None] * seg), axis=1)
+        hide = ok & (gap <= g.pole_diameter / 2 + CLASSIFY.line_pole_clear)
+        bits[idx[hide], p[hide]] = True
+    bits[np.arange(len(flat)), owner] = False
+    return np.packbits(bits, axis=1).reshape(*pts.shape[:-1], 8)
 
 
 def shading_spaces(shadow: PoleShadow | None, reach: float) -> np.ndarray:

@@ -34,6 +34,7 @@ from vision.shapes import (
     pole_shadow_score,
     shading_spaces,
     shadow_offsets,
+    shadow_point_spaces,
     shadow_points,
     wall_shading,
     wall_structure,
@@ -557,3 +558,47 @@ def test_a_space_casts_a_poles_shadow_only_where_the_mat_beside_it_is_lit() -> N
     assert pts.shape == (64, 3, n, 2)
     step = pts[27, 1, 0] - pts[27, 0, 0]  # across the shadow's direction (north): east-west
     assert abs(step[1]) < 1e-9 and abs(abs(step[0]) - CLASSIFY.shadow_side) < 1e-9
+
+
+def test_a_long_shadow_is_read_on_the_points_no_other_piece_touches() -> None:
+    """Issue 16 (Blender laminate mat in low sun, cream Poles on cream paper, seen from
+    above: their colour says nothing, their long shadows clearly show them): a space's
+    shadow was given up whole (NaN) as soon as a piece stood on any space its shadow or a
+    neighbour's might reach, here a Port two spaces off its path, and the Poles read as
+    bare mat. Only the points a piece may touch are left out: the one it stands on, one
+    near an edge a wall may stand on, one another Pole's shadow falls on, or one a Pole
+    hides from the camera."""
+    east = PoleShadow(np.array([[x, y] for x in (0.3, 0.45, 0.6, 0.75, 0.9)
+                                for y in (-0.05, 0.0, 0.05)]), np.full(15, -0.4))
+    cam = camera_model(np.array([[60.0, 0, 400], [0, 60.0, 120], [0, 0, 1]]), 1280, 720)
+    bits = np.unpackbits(shadow_point_spaces(east, cam), axis=-1)[..., :64].astype(bool)
+    d4 = 27
+    touched = bits[d4, 0].any(axis=0)  # the shadow's own points (not the sides' steps)
+    names = {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}" for q in np.flatnonzero(touched)}
+    assert names == {"e4"}  # the shadow runs onto e4; nothing else touches it
+    on_e4 = bits[d4, 0, :, 28]
+    inside = shadow_points(east)[d4, 0, :, 0] < 4.0
+    assert on_e4[~inside].all() and not on_e4[inside & (shadow_points(east)[d4, 0, :, 0]
+                                                         < 3.5)].any()
+    assert not bits[np.arange(64), ..., np.arange(64)].any()  # never a space's own Pole
+
+
+def test_an_edge_spaces_shadow_is_read_on_the_border_beside_the_grid() -> None:
+    """Issue 16 (the same Blender scene: the last start Pole of a row on the mat's edge had
+    under half its shadow on the grid, and calibration refused the start photo): shadow
+    points reach shadow_beyond_grid past the grid (the mat's border or the table, flat and
+    seen bare in the empty photo), and count only where the frame shows them."""
+    from vision.shapes import shadow_in_view
+
+    east = PoleShadow(np.array([[x, 0.0] for x in (0.3, 0.45, 0.6, 0.75, 0.9)]),
+                      np.full(5, -0.4))
+    xs = shadow_points(east)[31, 0, :, 0]  # h4: the shadow runs off the grid to the east
+    beyond = 8 + CLASSIFY.shadow_beyond_grid
+    assert np.array_equal(np.isnan(xs), 7.5 + np.array([0.3, 0.45, 0.6, 0.75, 0.9]) > beyond)
+    assert (xs[~np.isnan(xs)] > 8).any()
+    cam = camera_model(np.array([[60.0, 0, 400], [0, 60.0, 120], [0, 0, 1]]), 1280, 720)
+    seen = shadow_in_view(east, cam)[31, 0]
+    assert seen[np.nan_to_num(xs) > 8].all()  # past the grid, in view
+    # a frame that ends at the grid's east edge (u = 400 + 60 * 8) shows none past it
+    framed = shadow_in_view(east, cam, frame=(400 + 60 * 8 + 1, 720))[31, 0]
+    assert np.array_equal(framed, seen & (np.nan_to_num(xs) <= 8))
