@@ -34,6 +34,7 @@ from vision.classify import (
     PieceGeometry,
     SampleLayout,
     bare_mat_distance,
+    bare_side_like,
     camera_noise,
     hidden_pad_ink,
     image_samples,
@@ -556,6 +557,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_look = lab.copy()
         empty_look[~_sees_mat(cam, layout, start)] = np.nan
         palette = Palette.learn(image, fix.homography)
+        _check_pieces_apart_from_the_mat(empty_look, colours)
         inks = _learn_inks(image, cam, start, colours)
         hidden_inks = _inks_apart_from_pieces(lab, empty_look, layout.ink, colours, inks)
         unlearned = _unlearned_pads(image, cam, start, inks)
@@ -738,6 +740,26 @@ def _learn_inks(image: np.ndarray, cam: CameraModel, start: Solids,
         if float(ink.distance(colours[side].mean)) > CLASSIFY.ink_apart:
             inks[side] = ink
     return inks
+
+
+def _check_pieces_apart_from_the_mat(empty_look: np.ndarray,
+                                     colours: dict[str, ColourModel]) -> None:
+    """Without an empty-mat photo, pieces are read by their colour alone: refuse a side
+    whose colour the bare mat itself shows over more than ``CLASSIFY.mat_like_side_most``
+    of what is in view (``empty_look`` (64, S, 3), NaN where hidden). Cream pieces on
+    cream paper were read 92% right from the start photo alone, 17 Poles missed (the
+    shapes that tell them need the empty mat's look)."""
+    known = ~np.isnan(empty_look[..., 0])
+    if not known.any():
+        return
+    share = bare_side_like(empty_look, colours)[known].mean(axis=0)
+    for side, like in zip(SIDES, share, strict=True):
+        if like > CLASSIFY.mat_like_side_most:
+            raise CalibrationError(
+                f"{side}'s pieces look like the mat itself ({100 * like:.0f}% of the mat in "
+                "view has their colour), so only their shapes tell them, which are read "
+                "against a photo of the empty mat: shoot it from the same camera too and "
+                "calibrate with --empty EMPTY.jpg (or --with-empty with --camera)")
 
 
 def _inks_apart_from_pieces(lab: np.ndarray, empty_look: np.ndarray, ink_at: np.ndarray,

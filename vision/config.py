@@ -177,6 +177,9 @@ class ClassifyConfig:
     # only when those pieces' own samples lie this far from it (median): nearer, the guess
     # would pass for the pieces themselves
     hidden_ink_apart: float = 2.0
+    # calibrated from the start photo alone: a side whose colour the bare mat shows over
+    # more than this share of the samples in view is refused (only its shapes tell it)
+    mat_like_side_most: float = 0.25
     ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
