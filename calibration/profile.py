@@ -602,7 +602,10 @@ def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:
         own: MatFix | None = find_mat(image)
     except VisionError:
         own = None
-    if own is not None and moved(own) <= CLASSIFY.replan_px:
+    # The empty photo shows what kind of grid the mat has: a lined mat's start photo, its
+    # lines broken by pieces, can fit better as a checkerboard (both edges of each line),
+    # and 3 px off (simulated, our print at 35 degrees).
+    if own is not None and own.polarity == bare.polarity and moved(own) <= CLASSIFY.replan_px:
         return own
     fix = refine(image, bare.homography, polarity=bare.polarity)
     if fix is not None and moved(fix) <= CLASSIFY.replan_px:

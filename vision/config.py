@@ -102,11 +102,14 @@ class ClassifyConfig:
     learn_outlier_mads: float = 4.0  # calibration samples further out are edge pixels
     replan_px: float = 4.0  # the mat's corners move this far: sampling is planned anew
     # a fix whose corners stay this near the calibration's is the same still camera: the
-    # calibration's own fix is sampled, where the empty look was read. A still camera's
-    # frames are fitted up to 2-3 px apart on a checkerboard, whose faint steps the pieces
-    # standing on them pull a little (Blender checker mats: 1.5 read 3 frames of 6 away
-    # from the empty look, 50% of spaces)
-    home_px: float = 3.0
+    # calibration's own fix is sampled, where the empty look was read
+    home_px: float = 1.5
+    # ... on a checkerboard, whose faint steps the pieces standing on them pull a little: a
+    # still camera's frames are fitted up to 2-3 px apart (Blender checker mats: at 1.5, 3
+    # frames of 6 read away from the empty look, 50% of spaces). Not on printed lines: a
+    # start photo's fit can itself be that far off (3 px, simulated at 35 degrees), and a
+    # frame's own fit then reads better
+    home_px_checker: float = 3.0
     explain_sigma: float = 4.5  # a Pole sample this near a side's colour is explained
     # The bare mat between two photos (bare_mat_distance): log lightness ratio allowed for
     # shade and for brightening, and chromaticity noise (plus a part growing as 1/lightness).

@@ -37,7 +37,7 @@ from vision.config import CLASSIFY, GATE
 from vision.errors import VisionError
 from vision.gate import Palette, Surround
 from vision.geometry import CameraModel, camera_model
-from vision.matfind import MatFix, MatTracker
+from vision.matfind import EDGES, MatFix, MatTracker
 from vision.shapes import (
     LineLayout,
     Maps,
@@ -193,7 +193,9 @@ class Detector:
             self._layout = (fix.corners, layout, cam.K)
         _, layout, K = self._layout
         if (self._empty_now is not None
-                and np.abs(self.fix.corners - fix.corners).max() <= CLASSIFY.home_px):
+                and np.abs(self.fix.corners - fix.corners).max()
+                <= (CLASSIFY.home_px_checker if self.fix.polarity == EDGES
+                    else CLASSIFY.home_px)):
             # The camera has not moved: a fit to lines that pieces partly hide wanders by a
             # pixel, and the empty look was read exactly where the calibration's fix puts it.
             fix = self.fix
