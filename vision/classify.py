@@ -598,9 +598,10 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                 # maybe printed (hidden_pad_ink): the ink itself, not its blur into the mat,
                 # whose chromaticity a light side's pieces may share
                 maybe = ink_at == code + HIDDEN_INK
-                d_ink = inks[name].distance(feat)
-                none = np.where(maybe, np.minimum(none, d_ink), none)
-                inked |= maybe & (d_ink < cfg.colour_sigma)
+                if maybe.any():
+                    d_ink = inks[name].distance(feat)
+                    none = np.where(maybe, np.minimum(none, d_ink), none)
+                    inked |= maybe & (d_ink < cfg.colour_sigma)
                 mat_light = np.where((ink_at == code) & ~known, inks[name].mean[0], mat_light)
     # Far from both sides yet much darker than the mat there: a piece's edge blurred with
     # something else. Whichever side, it is no bare mat.
@@ -822,7 +823,6 @@ def hidden_pad_ink(ink_at: np.ndarray, empty: np.ndarray,
     mat = mat or MatModel()
     out = ink_at.copy()
     hidden = np.isnan(empty[..., 0])
-    codes = {"south": 1, "north": 2}
     pads = [(n, side) for side, names in mat.home_telepads.items() for n in names]
     pads += [(n, side) for n, (side, _) in mat.portpads.items()]
     for name, side in pads:
@@ -830,7 +830,8 @@ def hidden_pad_ink(ink_at: np.ndarray, empty: np.ndarray,
             continue
         f, r = parse_square(name)
         q = 8 * r + f
-        out[q] = np.where(hidden[q] & (out[q] == 0), codes[side] + HIDDEN_INK, out[q])
+        code = SIDES.index(side) + 1 + HIDDEN_INK
+        out[q] = np.where(hidden[q] & (out[q] == 0), code, out[q])
     return out
 
 
