@@ -526,20 +526,13 @@ def shadow_point_spaces(shadow: PoleShadow, camera: CameraModel,
             near = np.linalg.norm(rel[:, None] - shadow.offsets[None], axis=2).min(axis=1)
             cast = near <= 1.5 * spacing
             bits[idx[ok][cast], src[ok][cast, 0] + 8 * src[ok][cast, 1]] = True
-    # A Pole hides the mat behind it, from its centre away from the camera as far as its top
-    # is seen to reach, and its radius (and the blur) either side.
-    c = camera.centre
+    # A Pole on a neighbour may stand in the camera's line of sight to the point (as
+    # shadow_in_view tests the space's own).
+    cylinders = pole_cylinders(g)
     for k in range(9):
         p = _NEIGHBOURHOOD[space, k]
-        ok = p >= 0
-        base = _CENTRES[np.maximum(p, 0)]
-        away = base - c[:2]
-        tip = base + away * (g.pole_height / max(float(c[2]) - g.pole_height, 1e-6))
-        seg = tip - base
-        t = np.clip(((x - base) * seg).sum(axis=1) / np.maximum((seg * seg).sum(axis=1),
-                                                                 1e-12), 0.0, 1.0)
-        gap = np.linalg.norm(x - (base + t[:, None] * seg), axis=1)
-        hide = ok & (gap <= g.pole_diameter / 2 + CLASSIFY.line_pole_clear)
+        clear = _past_pole(camera, x, cylinders[space, k], g)
+        hide = (p >= 0) & (clear < CLASSIFY.line_pole_clear)
         bits[idx[hide], p[hide]] = True
     bits[np.arange(len(flat)), owner] = False
     return np.packbits(bits, axis=1).reshape(*pts.shape[:-1], 8)
