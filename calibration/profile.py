@@ -43,6 +43,7 @@ from vision.classify import (
     read_colour,
     sample_layout,
     samples_per_space,
+    shadow_tint,
     wall_camouflage,
     wall_candidate_count,
 )
@@ -108,6 +109,9 @@ class Profile:
     # from the empty and start photos; None: the defaults
     bright: float | None = None
     shade: float | None = None
+    # (2,) how a shadow here shifts chromaticity per unit of log lightness
+    # (classify.shadow_tint), from the same photos; None: shadows only darken
+    tint: np.ndarray | None = None
     # (64, 4, C) bool: wall candidates whose view meets print of a side's colour in the empty
     # photo (classify.wall_camouflage); the wall samples were chosen round them
     camouflage: np.ndarray | None = None
@@ -141,7 +145,7 @@ class Profile:
                         hidden_inks=self.hidden_inks,
                         undistort=None if self.intrinsics is None else undistorter(
                             self.intrinsics), noise=self.noise, bright=self.bright,
-                        shade=self.shade,
+                        shade=self.shade, tint=self.tint,
                         camouflage=self.camouflage, set_size=SET_SIZE,
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
@@ -175,6 +179,7 @@ class Profile:
             "noise": self.noise,
             "brightening": self.bright,
             "shading": self.shade,
+            "shadow_tint": None if self.tint is None else np.round(self.tint, 4).tolist(),
             "wall_camouflage": _bits_json(self.camouflage),
             "start_unsure": list(self.start_unsure),
             "empty_lines": _looks_json(self.empty_lines),
@@ -245,6 +250,7 @@ class Profile:
                 noise=_noise(doc.get("noise", 1.0)),
                 bright=_allowance("brightening", doc.get("brightening")),
                 shade=_allowance("shading", doc.get("shading")),
+                tint=_tint(doc.get("shadow_tint")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
                 empty_lines=_looks_from_json(doc.get("empty_lines"), "empty_lines", (
@@ -364,9 +370,11 @@ def _shape_threshold(start_scores: np.ndarray, least: float) -> float:
 
 
 def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start: Solids
-                  ) -> PoleShadow | None:
-    """A Pole's own shadow on this table, from the start and empty photos: the change in
-    lightness round every start Pole, where the mat is in sight past the start position."""
+                  ) -> tuple[PoleShadow | None, np.ndarray | None]:
+    """A Pole's own shadow on this table, and the tint of shadows here
+    (:func:`vision.classify.shadow_tint`), from the start and empty photos: the change round
+    every start Pole (south's first, as ``start`` holds them), where the mat is in sight past
+    the start position."""
     offsets = shadow_offsets()
     centres = start.cylinders[:, :2]
     pts = (centres[:, None] + offsets[None]).reshape(-1, 2)
@@ -375,8 +383,14 @@ def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start:
     seen = on_mat & (_clear(cam, np.column_stack([pts, np.zeros(len(pts))]), start, top)
                      >= CALIBRATION_CLEAR)
     uv = cam.image_points(pts)
-    change = log_change(read_colour(image, uv)[:, 0], read_colour(empty, uv)[:, 0])
-    return learn_pole_shadow(np.where(seen, change, np.nan).reshape(len(centres), -1), offsets)
+    now, bare = read_colour(image, uv), read_colour(empty, uv)
+    change = log_change(now[:, 0], bare[:, 0])
+    shadow = learn_pole_shadow(np.where(seen, change, np.nan).reshape(len(centres), -1),
+                               offsets)
+    by_side = (2, -1, 3)
+    tint = shadow_tint(np.where(seen[:, None], now, np.nan).reshape(by_side),
+                       np.where(seen[:, None], bare, np.nan).reshape(by_side))
+    return shadow, tint
 
 
 def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
@@ -517,7 +531,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     geometry = PieceGeometry()
     start = _start_solids(geometry)
     noise = 1.0
-    bright = shade = None
+    bright = shade = tint = None
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     foot_threshold = empty_rims = None
@@ -549,7 +563,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                                                       _start_occupied(ports=False)),
                                           CLASSIFY.foot_structure)
         empty_rims = lightness_at(empty, sample_maps(shapes[2].points, cam, shapes[2].heights))
-        pole_shadow = _learn_shadow(image, empty, cam, start)
+        pole_shadow, tint = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
     else:
@@ -571,7 +585,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       palette=palette, inks=inks, hidden_inks=hidden_inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                       intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
-                      bright=bright, shade=shade,
+                      bright=bright, shade=shade, tint=tint,
                       camouflage=camouflage, empty_lines=empty_lines,
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
@@ -674,6 +688,20 @@ def _check_sides_apart(colours: dict[str, ColourModel], learned: dict[str, np.nd
         raise CalibrationError("the two sides' colours are too alike to tell apart "
                                f"({100 * max(wrong):.0f}% of one side's samples look like the "
                                "other side's); use clearly different pieces")
+
+
+def _tint(value: Any) -> np.ndarray | None:
+    if value is None:
+        return None
+    try:
+        tint = np.array(value, np.float32)
+    except (TypeError, ValueError):
+        tint = np.full(1, np.nan, np.float32)
+    if tint.shape != (2,) or not (np.isfinite(tint).all()
+                                  and (np.abs(tint) <= CLASSIFY.tint_max).all()):
+        raise ValueError(f"shadow_tint {value!r} is not two numbers within "
+                         f"{CLASSIFY.tint_max} of 0")
+    return tint
 
 
 def _start_solids(g: PieceGeometry) -> Solids:

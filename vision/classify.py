@@ -526,13 +526,15 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     empty: np.ndarray | None, inks: dict[str, ColourModel] | None = None,
                     ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None,
                     noise: float = 1.0, changed: np.ndarray | None = None,
-                    bright: float | None = None, shade: float | None = None
+                    bright: float | None = None, shade: float | None = None,
+                    tint: np.ndarray | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows. ``side_like``: :func:`bare_side_like` of
     ``empty``, when the caller keeps it from frame to frame; ``noise``: the camera's
     (:func:`camera_noise`); ``changed`` (...) bool: samples of a disc that changed as a whole
     (:func:`disc_change`), which a piece's colour explains however near the bare look each
-    one stayed; ``bright``, ``shade``: the table's allowances (:func:`bare_mat_distance`).
+    one stayed; ``bright``, ``shade``, ``tint``: the table's allowances
+    (:func:`bare_mat_distance`).
 
     * labels (...): 0 = neither side, 1 = south, 2 = north, -1 = unlike anything (it does not
       vote). A sample is a side's when it is nearer to it than to the other side and than to
@@ -563,7 +565,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     if empty is not None:
         known = ~np.isnan(empty[..., 0])
         ref = np.where(known[..., None], empty, feat)
-        de = bare_mat_distance(feat, ref, noise, bright, shade)
+        de = bare_mat_distance(feat, ref, noise, bright, shade, tint)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
         # changed as a piece changes it (piece_changes) still shows something there. Less
         # is what a noisy camera does to print of a side's colour, as often as not.
@@ -627,7 +629,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
 
 def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
                 noise: float = 1.0, bright: float | None = None,
-                shade: float | None = None) -> np.ndarray:
+                shade: float | None = None, tint: np.ndarray | None = None) -> np.ndarray:
     """(64, 2) float32, [top, footprint] disc of every space: how unlike the bare look the
     disc is as a whole (:func:`bare_mat_distance` of the disc's mean feature from the mean
     bare look, features (64, S, 3) against ``empty`` (64, S, 3), NaN unknown); NaN where
@@ -640,7 +642,7 @@ def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     n = known.sum(axis=2)
     mean_f = np.where(known, f, 0.0).sum(axis=2) / np.maximum(n, 1)
     mean_r = np.where(known, ref, 0.0).sum(axis=2) / np.maximum(n, 1)
-    return np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise, bright, shade),
+    return np.where(n[..., 0] > 0, bare_mat_distance(mean_f, mean_r, noise, bright, shade, tint),
                     np.nan).astype(np.float32)
 
 
@@ -702,16 +704,18 @@ def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.nda
 
 
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
-                      bright: float | None = None, shade: float | None = None) -> np.ndarray:
+                      bright: float | None = None, shade: float | None = None,
+                      tint: np.ndarray | None = None) -> np.ndarray:
     """How unlike the bare mat's look ``ref`` features are (both (..., 3)), in standard
     deviations of what light does to a bare mat between two photos: shadows and exposure
     scale lightness (a log ratio, shade allowed more than brightening), while chromaticity
     stays put up to sensor noise, which grows as the pixel darkens. ``noise`` (>= 1) widens
     every allowance for a noisier camera (:func:`camera_noise`); ``bright`` and ``shade``:
     the brightening and shade allowed, where calibration measured this table's
-    (:func:`light_allowances`)."""
+    (:func:`light_allowances`); ``tint`` (2,): the chromaticity shift a shadow makes here
+    per unit of log lightness (:func:`shadow_tint`), expected of any darkening."""
     cfg = CLASSIFY
-    ratio = np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
+    ratio = _log_lightness_ratio(feat, ref)
     sl = np.where(ratio < 0, cfg.bare_shade_sigma if shade is None else shade,
                   cfg.bare_bright_sigma if bright is None else bright)
     # Each log chromaticity (R/G, B/G) is as noisy as its darker channels make it: a
@@ -721,8 +725,48 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     dim = np.maximum(dim, 0.02) ** -2
     dark = np.sqrt((dim[..., [0, 2]] + dim[..., 1:2]) / 2)
     sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark
-    dc = np.sqrt((((feat[..., 1:] - ref[..., 1:]) / sc) ** 2).sum(axis=-1))
+    shift = feat[..., 1:] - ref[..., 1:]
+    if tint is not None:
+        shift = shift - np.minimum(ratio, 0.0)[..., None] * tint
+    dc = np.sqrt(((shift / sc) ** 2).sum(axis=-1))
     return (np.sqrt((ratio / sl) ** 2 + dc ** 2) / noise).astype(np.float32)
+
+
+def _log_lightness_ratio(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Log of the lightness of features (..., 3) over ``ref``'s, black kept finite."""
+    return np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
+
+
+def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
+    """(2,) float32: how a shadow on this table shifts the bare mat's log chromaticity
+    (R/G, B/G) per unit of log lightness, or None where the shadows show no tint both sides
+    agree on. ``feat``, ``ref`` (2, N, 3): features of the bare mat round [south's,
+    north's] start Poles in the start photo and at the same points in the empty photo (NaN
+    out of sight). Under one light a shadow only darkens; where the blocked light is warmer
+    than the light still reaching the shadow (a lamp and a window), the shadow is bluer, by
+    the same log shift on every print. The exposure between the photos is taken out. Each
+    side's tint is the median shift per unit of darkening over its points in shadow; a
+    channel's is the smaller of the two where they agree in sign (a piece's blurred edge
+    tints only its own side's points), otherwise none."""
+    cfg = CLASSIFY
+    ok = ~np.isnan(feat[..., 0]) & ~np.isnan(ref[..., 0])
+    if ok.sum() < 2 * cfg.tint_least:
+        return None
+    ratio = _log_lightness_ratio(feat, ref)
+    ratio = ratio - np.median(ratio[ok])
+    shift = feat[..., 1:] - ref[..., 1:]
+    shift = shift - np.median(shift[ok], axis=0)
+    per_side = []
+    for s in range(2):
+        dark = ok[s] & (ratio[s] < -cfg.tint_shade)
+        if dark.sum() < cfg.tint_least:
+            return None
+        per_side.append(np.median(shift[s][dark] / ratio[s][dark, None], axis=0))
+    a, b = per_side
+    agree = np.sign(a) == np.sign(b)
+    tint = np.clip(np.where(agree, np.sign(a) * np.minimum(np.abs(a), np.abs(b)), 0.0),
+                   -cfg.tint_max, cfg.tint_max)
+    return tint.astype(np.float32) if np.abs(tint).max() > 1e-3 else None
 
 
 def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray]:

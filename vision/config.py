@@ -10,6 +10,9 @@ class MatFindConfig:
     coarse_width: int = 640  # px: frames are shrunk to this width to look for candidates
     min_area_fraction: float = 0.04  # a candidate outline covers at least this much of a frame
     max_candidates: int = 32
+    # an outline of 5-8 corners (an arm joined to the mat's) gives its biggest quadrilaterals
+    # of four of them, at most this many
+    quads_per_outline: int = 8
     # an outline with its corners cut off (a borderless grid's lines) is taken as a mat
     # whose corners lie beyond it, covering at most this many times its area
     cut_corners_area: float = 1.5
@@ -123,6 +126,16 @@ class ClassifyConfig:
     bare_shade_quantile: float = 0.001
     bare_shade_floor: float = 0.15
     bare_light_min_samples: int = 200  # bare samples in both photos to measure them from
+    # ... and the tint of a shadow (classify.shadow_tint): where the light a piece blocks
+    # and the light still reaching its shadow differ in colour (a warm lamp, a cool
+    # window), a shadow shifts every print's log chromaticity by the same amount per unit
+    # of log lightness it takes. Measured on the bare mat darker than the empty photo by
+    # tint_shade or more round each side's start Poles (tint_least points each, or no
+    # tint), and kept only as far as both sides' agree (a piece's blurred edge tints only
+    # its own side's), up to tint_max either way.
+    tint_shade: float = 0.2
+    tint_least: int = 12
+    tint_max: float = 1.0
     # A camera's auto-exposure and white balance move the whole frame between calibration
     # and play (classify.camera_drift): measured on the samples within these of the median
     # change (bare mat, most of the board), where they are at least drift_min_share of the

@@ -103,6 +103,9 @@ class Detector:
     # the table's brightening and shade allowances (classify.light_allowances)
     bright: float | None = None
     shade: float | None = None
+    # (2,) the chromaticity shift of a shadow here per unit of log lightness
+    # (classify.shadow_tint); None: shadows only darken
+    tint: np.ndarray | None = None
     # (64, 4, C) where wall candidates see print of a side's colour (classify.wall_camouflage):
     # the calibration's wall samples were chosen with it, and the empty look read there
     camouflage: np.ndarray | None = None
@@ -239,7 +242,7 @@ class Detector:
                 >= GATE.occluded_fraction) or (
                 self.surround is not None and self._empty_now is not None
                 and self.surround.crossed(image, cam, self.drift, self.noise, self.bright,
-                                          self.shade)):
+                                          self.shade, self.tint)):
             return self._occluded(fix)
         empty = self._empty_now
         discs_like = False
@@ -252,7 +255,8 @@ class Detector:
                                    edge_side_like(like, layout.wall),
                                    bool(like[:, np.r_[layout.top, layout.foot]].any()))
             _, side_like, printed, edge_like, discs_like = self._side_like
-            change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade)
+            change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade,
+                                 self.tint)
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
         ink_at = layout.ink
@@ -264,7 +268,8 @@ class Detector:
             ink_at = self._ink_at[2]
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
                                                      ink_at, side_like, self.noise,
-                                                     changed, self.bright, self.shade)
+                                                     changed, self.bright, self.shade,
+                                                     self.tint)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         walls = bodies = shadows = feet = rims = None

@@ -219,7 +219,8 @@ class Surround:
 
     def crossed(self, image: np.ndarray, camera: CameraModel,
                 drift: tuple[float, np.ndarray] | None = None, noise: float = 1.0,
-                bright: float | None = None, shade: float | None = None) -> bool:
+                bright: float | None = None, shade: float | None = None,
+                tint: np.ndarray | None = None) -> bool:
         """Whether something crosses the band (``image`` (H, W, 3) uint8 BGR, the camera
         where it was at calibration): ``surround_least_run`` spaces of places in a row on
         one side, every row of each changed from the empty look by more than light does
@@ -231,7 +232,7 @@ class Surround:
         if drift is not None:
             feat = undo_drift(feat, drift)
         far = bare_mat_distance(feat.reshape(-1, self.points.shape[1], 3), self.look[used],
-                                noise, bright, shade) > GATE.surround_sigma
+                                noise, bright, shade, tint) > GATE.surround_sigma
         changed = np.zeros(len(self.points), bool)
         changed[used] = far.all(axis=1)
         run = max(1, round(GATE.surround_least_run / GATE.surround_step))

@@ -103,7 +103,11 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
         thin = cv2.morphologyEx(blur, op, k)
         _, lines = cv2.threshold(thin, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         masks.append(cv2.dilate(lines, np.ones((3, 3), np.uint8)))
+    # Outlines that are quadrilaterals come first; those guessed from an outline with more
+    # corners (each may give several) after them: a patterned table (marble veins joined
+    # into blobs) gives many big guesses, which must not crowd a plain mat's outline out.
     quads: list[np.ndarray] = []
+    guessed: list[np.ndarray] = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
@@ -116,20 +120,24 @@ def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
                 quads.append(approx.astype(np.float64))
             elif 4 < len(approx) <= 8:
                 # A hand or arm joined to the outline adds vertices; the mat's corners are
-                # still among them. Scoring picks the right four.
+                # still among them. Scoring picks the right four among the biggest.
                 hull_area = cv2.contourArea(approx.astype(np.float32))
-                for idx in itertools.combinations(range(len(approx)), 4):
-                    q = approx[list(idx)].astype(np.float64)
-                    if cv2.contourArea(q.astype(np.float32)) > 0.5 * hull_area:
-                        quads.append(q)
+                fours = [approx[list(idx)].astype(np.float64)
+                         for idx in itertools.combinations(range(len(approx)), 4)]
+                fours = [q for q in fours
+                         if cv2.contourArea(q.astype(np.float32)) > 0.5 * hull_area]
+                fours.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+                guessed += fours[:MATFIND.quads_per_outline]
                 # ... or they lie beyond it: the inner grid lines of a borderless mat whose
                 # edge melts into the table run to its edge, and their outline is the mat's
                 # with its corners cut off (an octagon), whose four long sides are the mat's.
                 cut = _long_sides_quad(approx.astype(np.float64))
                 if cut is not None and cv2.contourArea(cut.astype(np.float32)) \
                         <= MATFIND.cut_corners_area * hull_area:
-                    quads.append(cut)
-    quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+                    guessed.append(cut)
+    for group in (quads, guessed):
+        group.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+    quads += guessed
     kept: list[np.ndarray] = []  # several masks find the same outline: score it once
     rolled = np.zeros((0, 4, 4, 2))  # each kept outline's corners in its 4 rotations
     for q in quads:

@@ -66,6 +66,9 @@ class Lighting:
     light_azimuth_deg: float = 135.0  # where the main light comes from, for shadows
     light_elevation_deg: float = 60.0
     shadow: float = 0.3  # how dark a shadow is, 0..1
+    # how much bluer a shadow is than the lit mat, 0..1: the light a piece blocks is warmer
+    # than the light still reaching its shadow (a lamp, and a window's daylight)
+    shadow_tint: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,7 +529,11 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
         cv2.fillConvexPoly(shadow, cv2.convexHull(uv).astype(np.int32), 255)
     if light_cfg.shadow > 0:
         shadow_f = cv2.GaussianBlur(shadow, (0, 0), 3).astype(np.float32) / 255
-        img = (img.astype(np.float32) * (1 - light_cfg.shadow * shadow_f[..., None]))
+        # per channel (B, G, R): a bluish shadow keeps more of its blue than of its red
+        t = light_cfg.shadow_tint
+        depth = np.clip(light_cfg.shadow * np.array([1 - t / 2, 1.0, 1 + t / 2], np.float32),
+                        0.0, 1.0)
+        img = (img.astype(np.float32) * (1 - depth * shadow_f[..., None]))
         img = np.clip(img, 0, 255).astype(np.uint8)
 
     polys: list[_Poly] = []
