@@ -880,8 +880,8 @@ def hidden_pad_ink(ink_at: np.ndarray, empty: np.ndarray,
 
 
 def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
-                       empty: np.ndarray | None, layout: SampleLayout, noise: float = 1.0
-                       ) -> np.ndarray:
+                       empty: np.ndarray | None, layout: SampleLayout, noise: float = 1.0,
+                       shaded_by: np.ndarray | None = None) -> np.ndarray:
     """(64,) bool: spaces where a Pole's top and footprint discs look like neither side's
     colour nor what the empty mat looked like there. Nothing on a real board does that; a
     hand or arm does. Each disc is judged on its mean, over the samples whose ray no piece
@@ -893,7 +893,11 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     :func:`camera_noise`), or :func:`bare_mat_distance`, whose allowances know that a
     saturated print's chromaticity is noisy and that a hand's lightness is no shade, and
     it is not the colour of a Pole seen on a neighbour blurred into the bare look
-    (:func:`blend_loglik`)."""
+    (:func:`blend_loglik`), nor darker than the bare look where a neighbour's Pole casts its
+    shadow (``shaded_by`` (64, 64) bool, :func:`vision.shapes.shading_spaces` within
+    ``shadow_explains`` of the space's centre): two lamps of different colours make a
+    shadow of one lamp the other's colour, far from the bare look's chromaticity though
+    little darker."""
     if empty is None:
         return np.zeros(64, bool)
     cfg = CLASSIFY
@@ -939,12 +943,17 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     # Only there: skin may pass for a blend of the mat and light wood or orange anywhere.
     nb = _NEIGHBOURS
     near = (layout.leans_over[..., None] & tops_of[np.maximum(nb, 0)]).any(axis=1)
+    shadowed = (np.zeros(64, bool) if shaded_by is None
+                else (shaded_by & tops_of.any(axis=1)[None, :]).any(axis=1))
     for odd, mean_f, mean_ref in means:
         ask = odd & near.any(axis=1) & unexplained
+        fits = np.zeros(64, bool)
         if ask.any():
             blend = blend_loglik(mean_f[ask], mean_ref[ask], colours, noise)
-            fits = ((blend >= -0.5 * cfg.blend_explains ** 2) & near[ask]).any(axis=1)
-            odd_discs[np.flatnonzero(ask)[fits]] -= 1
+            fits[ask] = ((blend >= -0.5 * cfg.blend_explains ** 2) & near[ask]).any(axis=1)
+        # a shadow only darkens (whatever colour the light still reaching it gives it)
+        fits |= odd & unexplained & shadowed & (mean_f[:, 0] < mean_ref[:, 0])
+        odd_discs -= fits
     return unexplained & (odd_discs == judged)
 
 

@@ -161,6 +161,9 @@ class ClassifyConfig:
     unexplained_min_samples: int = 4  # clear samples a disc needs to be judged unexplained
     unexplained_sigma: float = 3.0  # bare_mat_distance of a disc's mean: no bare mat there
     blend_explains: float = 1.0  # blend_loglik's distance: a side's colour blurred into the mat
+    # a Pole's learned shadow falling this near a space's centre (spaces) may explain an odd
+    # colour there (classify.unexplained_spaces)
+    shadow_explains: float = 0.5
     lean_reach: float = 0.5  # spaces beyond its edge that a Pole's top, leaning, may blur
     chroma_lightness: float = 0.3  # lightness below which chromaticity counts less (noise)
     piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece

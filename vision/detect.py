@@ -156,6 +156,8 @@ class Detector:
     # for each space, the spaces whose pieces' shadows may fall on its footprint
     # ... and which of its own walls may shade it
     _shading: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
+    # ... and the spaces whose Pole's shadow may fall near each space's centre
+    _shaded_by: np.ndarray | None = field(init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
     # the last frame's exposure and white balance against calibration's (camera_drift)
     drift: tuple[float, np.ndarray] = field(init=False, default=(0.0, np.zeros(2, np.float32)))
@@ -236,7 +238,12 @@ class Detector:
         feat = undo_drift(feat, self.drift)
         # A hand: spaces no piece and no bare mat explains, a blob of foreign colour, or an
         # arm across the table round the mat (seen as calibration saw it: a still camera).
-        if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise).any() or (
+        # Shadows are known only from an empty-mat photo (its shapes' looks came with it):
+        # with one but no clear Pole shadow learned, any neighbour's Pole may cast one
+        if self._shaded_by is None and self.empty_lines is not None:
+            self._shaded_by = shading_spaces(self.pole_shadow, CLASSIFY.shadow_explains)
+        if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise,
+                              self._shaded_by).any() or (
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography, self.drift)
                 >= GATE.occluded_fraction) or (

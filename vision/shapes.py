@@ -426,8 +426,12 @@ def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | 
     lightness from the empty photo at ``offsets`` (M, 2) round each of the P start Poles
     (NaN where the mat is out of sight there). Neighbouring start Poles' shadows fall on
     some of those points, never on all of them at once: the least darkening any start Pole
-    shows at an offset is its own shadow's. None where no clear shadow is seen (soft light,
-    or too little of the mat in view)."""
+    shows at an offset is its own shadow's. Not quite: the start Poles stand in rows with
+    Ports beside them, so each has a neighbour's shadow at the same offset a space away
+    along its row (the row's end Pole, a Port's wall); a Pole's own shadow (one per lamp)
+    runs from its foot, so only the dark points joined to the Pole's foot are kept
+    (``offsets`` on the :func:`shadow_offsets` grid). None where no clear shadow is seen
+    (soft light, or too little of the mat in view)."""
     cfg = CLASSIFY
     seen = ~np.isnan(changes)
     if seen.sum() < cfg.shadow_least * 4:
@@ -437,9 +441,23 @@ def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | 
     assert sigma is not None  # enough of the mat was seen (above)
     keep = (np.isfinite(own) & (own < -cfg.shadow_sigma * sigma)
             & (np.linalg.norm(offsets, axis=1) > cfg.shadow_clear_of_pole))
+    keep &= _joined_to_the_foot(keep, offsets)
     if keep.sum() < cfg.shadow_least:
         return None
     return PoleShadow(offsets[keep], own[keep])
+
+
+def _joined_to_the_foot(keep: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """(M,) bool: the points of ``keep`` (M,) bool, on the square grid of ``offsets``
+    (M, 2) (:func:`shadow_offsets`), joined to the ring just past the Pole's foot through
+    kept points (8-connected)."""
+    n = CLASSIFY.shadow_grid
+    step = 2 * CLASSIFY.shadow_reach / (n - 1)
+    grid = keep.reshape(n, n).astype(np.uint8)
+    _, labels = cv2.connectedComponents(grid, connectivity=8)
+    labels = labels.reshape(-1)
+    near = keep & (np.linalg.norm(offsets, axis=1) <= CLASSIFY.shadow_clear_of_pole + 1.5 * step)
+    return np.isin(labels, np.unique(labels[near])) & keep
 
 
 def _side_step(shadow: PoleShadow) -> np.ndarray:

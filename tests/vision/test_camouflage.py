@@ -41,6 +41,7 @@ from vision.config import CLASSIFY
 from vision.detect import Detection
 from vision.geometry import camera_model
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
+from vision.shapes import PoleShadow, shading_spaces
 from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
 
 EMPTY = {"poles": {}, "ports": []}
@@ -322,6 +323,42 @@ def test_a_poles_top_leaning_over_the_next_space_is_no_hand_but_skin_elsewhere_i
     feat[sq("d5"), layout.top] = empty[0, 0]  # no Pole leaning over d6
     feat[sq("d7"), layout.top] = purple  # d7's leans away, north
     assert unexplained_spaces(feat, colours, empty, layout)[q]
+
+
+def test_a_two_lamp_shadow_beside_a_pole_is_no_hand_but_skin_there_is() -> None:
+    """Issue 16 (a held-out Blender render, two lamps of different colours over a wooden
+    board: three frames of six refused as "a hand"): a Pole's shadow from the cool lamp,
+    lit by the warm one, is a little darker than the bare wood and far warmer in colour.
+    Where this table's learned Pole shadow falls from a neighbour whose top shows a side's
+    colour (any neighbour's where the empty-mat photo showed no clear shadow: the
+    detector's shading_spaces(None); none without that photo), a
+    darker odd colour is that shadow. Lighter, or with no Pole there to cast it, it is
+    unexplained still."""
+    frame = render(EMPTY, Scene(pose=CameraPose(tilt_deg=10), seed=1))
+    layout = sample_layout(camera_model(frame.homography, 1280, 720), walls=False)
+    s = layout.points.shape[1]
+    rng = np.random.default_rng(5)
+    navy = np.array([0.12, 0.2, 1.0], np.float32)
+    colours = {"south": ColourModel.learn(rng.normal([0.7, 0.05, -0.1], 0.03, (80, 3))),
+               "north": ColourModel.learn(rng.normal(navy, 0.03, (80, 3)))}
+    wood = np.array([0.64, 0.19, -0.45], np.float32)
+    empty = np.tile(wood, (64, s, 1))
+    # a Pole casts its shadow west of it, half a space out
+    shaded_by = shading_spaces(PoleShadow(np.array([[-0.7, 0.0], [-0.6, 0.05]]),
+                                          np.array([-0.3, -0.3])), CLASSIFY.shadow_explains)
+    q = sq("f8")
+    feat = empty.copy()
+    feat[sq("g8"), layout.top] = navy  # g8's Pole, whose shadow falls on f8
+    feat[q, layout.top] = feat[q, layout.foot] = (0.59, 0.24, -0.62)  # warmer, darker
+    assert unexplained_spaces(feat, colours, empty, layout)[q]  # no shadow learned
+    assert not unexplained_spaces(feat, colours, empty, layout, shaded_by=shaded_by).any()
+    lighter = feat.copy()
+    lighter[q, layout.top] = lighter[q, layout.foot] = (0.69, 0.24, -0.62)
+    assert unexplained_spaces(lighter, colours, empty, layout, shaded_by=shaded_by)[q]
+    no_pole = feat.copy()
+    no_pole[sq("g8"), layout.top] = wood
+    no_pole[sq("e8"), layout.top] = navy  # a Pole whose shadow falls away from f8
+    assert unexplained_spaces(no_pole, colours, empty, layout, shaded_by=shaded_by)[q]
 
 
 def _start_read(missing: str, confidence: float) -> Detection:

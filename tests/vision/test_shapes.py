@@ -536,6 +536,33 @@ def test_a_poles_own_shadow_is_learned_past_its_neighbours() -> None:
         PoleShadow.from_json({**shadow.to_json(), "change": [0.5] * len(shadow.change)})
 
 
+def test_a_neighbours_shadow_beside_every_start_pole_is_not_learned_as_its_own() -> None:
+    """Issue 16 (a held-out Blender render in sunlight: cream Poles on a cream print read by
+    their shadows, which scored 0.66-0.79 of the learned one): the start Poles stand in
+    rows of four with Ports beside the rows' ends, so every start Pole has some piece's
+    shadow a space along the row from it, and the least darkening over them kept those
+    lobes as part of a Pole's own shadow. A Pole's own shadow runs from its foot: only the
+    dark points joined to it are kept."""
+    offsets = shadow_offsets()
+
+    def streak(at: np.ndarray) -> np.ndarray:  # from the foot, 0.9 of a space north
+        along = np.clip(at[:, 1], 0.0, 0.9)
+        near = np.hypot(at[:, 0], at[:, 1] - along) < 0.16
+        return np.where(near & (at[:, 1] > 0.0), -0.3, 0.0)
+
+    own = streak(offsets)
+    beside = np.minimum(streak(offsets + np.array([1.0, 0.0])),
+                        streak(offsets - np.array([1.0, 0.0])))
+    rng = np.random.default_rng(6)
+    rows = [np.minimum(own, beside) + rng.normal(0, 0.005, len(own)) for _ in range(8)]
+    shadow = learn_pole_shadow(np.array(rows), offsets)
+    assert shadow is not None
+    learned = {tuple(np.round(o, 2)) for o in shadow.offsets}
+    past_foot = np.linalg.norm(offsets, axis=1) > CLASSIFY.shadow_clear_of_pole
+    assert learned == {tuple(np.round(o, 2)) for o in offsets[(own < 0) & past_foot]}
+    assert np.abs(shadow.offsets[:, 0]).max() < 0.3  # nothing a space to either side
+
+
 def test_a_space_casts_a_poles_shadow_only_where_the_mat_beside_it_is_lit() -> None:
     """A space showing the learned shadow scores 1, a bare one 0; a long shadow (a wall's:
     dark beside the Pole's shadow too) is no Pole's; less than half in view says nothing."""
