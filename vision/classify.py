@@ -691,7 +691,7 @@ def quiet_discs(change: np.ndarray, printed: np.ndarray, shaded: np.ndarray,
 def shaded_samples(feat: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.ndarray:
     """(...) bool: samples (features (..., 3)) darker than the bare mat's look ``empty``
     (..., 3; NaN unknown) by more than one standard deviation of shade."""
-    ratio = np.log((feat[..., 0] + 0.02) / (np.nan_to_num(empty[..., 0], nan=0.0) + 0.02))
+    ratio = _log_lightness_ratio(feat, np.nan_to_num(empty, nan=0.0))
     return ~np.isnan(empty[..., 0]) & (ratio < -CLASSIFY.bare_shade_sigma * noise)
 
 
@@ -783,7 +783,7 @@ def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray
     if known.sum() < 16:
         return none
     f, e = feat[known], empty[known]
-    ratio = np.log((f[:, 0] + 0.02) / (e[:, 0] + 0.02))
+    ratio = _log_lightness_ratio(f, e)
     shift = f[:, 1:] - e[:, 1:]
     gain, step = float(np.median(ratio)), np.median(shift, axis=0)
     near = ((np.abs(ratio - gain) < cfg.drift_light)
@@ -829,7 +829,7 @@ def light_allowances(feat: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
     ok = ~np.isnan(feat[:, 0]) & ~np.isnan(ref[:, 0])
     if ok.sum() < cfg.bare_light_min_samples:
         return cfg.bare_bright_sigma, cfg.bare_shade_sigma
-    ratio = np.log((feat[ok, 0] + 0.02) / (ref[ok, 0] + 0.02))
+    ratio = _log_lightness_ratio(feat[ok], ref[ok])
     ratio -= np.median(ratio)
     bright = float(np.quantile(ratio, cfg.bare_bright_quantile))
     shade = -float(np.quantile(ratio, cfg.bare_shade_quantile))
