@@ -222,18 +222,19 @@ def _signed_contrast(top: np.ndarray, polarity: int) -> float:
     return float(np.median(beside) - np.median(lines))
 
 
-def _coarse(gray: np.ndarray, edges: np.ndarray | None = None
-            ) -> list[tuple[np.ndarray, float, int]]:
+def _coarse(gray: np.ndarray, edges: np.ndarray | None = None,
+            quads: list[np.ndarray] | None = None) -> list[tuple[np.ndarray, float, int]]:
     """The (homography, contrast, polarity) of each candidate outline, best first, each
     outline read as the grid itself or as a mat with a border of any of ``MATFIND.borders``
     round it (the best border and polarity for it). Each outline is warped top-down once;
     every border puts the grid lines elsewhere in it. With ``edges`` (:func:`_edge_image`
-    of ``gray``), the outlines are scored there, as a checkerboard's (:data:`EDGES`)."""
+    of ``gray``), the outlines are scored there, as a checkerboard's (:data:`EDGES`).
+    ``quads``: :func:`_candidate_quads` of ``gray``, where the caller has them already."""
     found: list[tuple[np.ndarray, float, int]] = []
     size = MATFIND.coarse_px
     canon = np.array([[0, size], [size, size], [size, 0], [0, 0]], np.float32)
     scored = gray if edges is None else edges
-    for quad in _candidate_quads(gray):
+    for quad in _candidate_quads(gray) if quads is None else quads:
         q = _order(quad).astype(np.float32)
         Hc = cv2.getPerspectiveTransform(canon, q)
         try:
@@ -325,43 +326,39 @@ def _refine(gray: np.ndarray, H: np.ndarray, polarity: int = 1, min_depth: float
     cfg = MATFIND
     ts = (np.arange(8 * cfg.samples_per_space) + 0.5) / cfg.samples_per_space  # along 0..8
     offsets = np.linspace(-cfg.search, cfg.search, cfg.search_steps)  # across, in spaces
+    T, K = len(ts), len(offsets)
+    # All 14 lines at once, x = 1..7 then y = 1..7: (14, T, K, 2) mat points across each
+    at = np.arange(1, 8, dtype=float)[:, None, None] + offsets[None, None, :]  # (7, 1, K)
+    run = np.broadcast_to(ts[None, :, None], (7, T, K))
+    at = np.broadcast_to(at, (7, T, K))
+    grid_pts = np.concatenate([np.stack([at, run], axis=-1), np.stack([run, at], axis=-1)])
+    img_pts = project(H, grid_pts.reshape(-1, 2)).reshape(14, T, K, 2)
+    vals = polarity * _sample(gray, img_pts.reshape(-1, 2)).reshape(14, T, K)
+    k = np.argmin(vals, axis=2)  # (14, T)
+    step_px = np.median(np.linalg.norm(img_pts[:, :, 1] - img_pts[:, :, 0], axis=2), axis=1)
+    m = np.clip(np.rint(depth_px / np.maximum(step_px, 1e-6)), 1, (K - 1) // 4).astype(int)
+    mm = m[:, None]  # (14, 1)
+    inner = (k >= mm) & (k < K - mm)
+    kc = np.clip(k, mm, K - 1 - mm)  # (only inner rows are used)
+
+    def at_k(d: np.ndarray | int) -> np.ndarray:
+        return np.take_along_axis(vals, (kc + d)[..., None], axis=2)[..., 0]
+
+    v0, v1, v2 = at_k(-1), at_k(0), at_k(1)
+    depth = (at_k(-mm) + at_k(mm)) / 2 - v1
+    keep = inner & (depth > min_depth)
+    denom = v0 - 2 * v1 + v2
+    frac = np.clip(np.where(np.abs(denom) > 1e-6, 0.5 * (v0 - v2) / np.where(
+        np.abs(denom) > 1e-6, denom, 1.0), 0.0), -0.5, 0.5)
+    side = np.where(frac >= 0, np.minimum(kc + 1, K - 1), kc - 1)
+    p_lo = np.take_along_axis(img_pts, kc[..., None, None], axis=2)[:, :, 0]
+    p_hi = np.take_along_axis(img_pts, side[..., None, None], axis=2)[:, :, 0]
+    pts_all = p_lo + np.abs(frac)[..., None] * (p_hi - p_lo)  # (14, T, 2)
     lines: dict[tuple[str, int], np.ndarray] = {}  # (axis, i) -> (a, b, c), a u + b v = c
-    for axis in ("x", "y"):
-        for i in range(1, 8):
-            if axis == "x":
-                base = np.column_stack([np.full_like(ts, i), ts])
-                across = np.array([1.0, 0.0])
-            else:
-                base = np.column_stack([ts, np.full_like(ts, i)])
-                across = np.array([0.0, 1.0])
-            grid_pts = base[:, None, :] + offsets[None, :, None] * across  # (T, K, 2)
-            img_pts = project(H, grid_pts.reshape(-1, 2)).reshape(len(ts), len(offsets), 2)
-            vals = polarity * _sample(gray, img_pts.reshape(-1, 2)).reshape(len(ts),
-                                                                            len(offsets))
-            k = np.argmin(vals, axis=1)
-            step_px = float(np.median(np.linalg.norm(img_pts[:, 1] - img_pts[:, 0], axis=1)))
-            m = int(np.clip(round(depth_px / max(step_px, 1e-6)), 1,
-                            (len(offsets) - 1) // 4))
-            inner = (k >= m) & (k < len(offsets) - m)
-            rows = np.nonzero(inner)[0]
-            if len(rows) < cfg.min_points_per_line:
-                continue
-            kk = k[rows]
-            v0, v1, v2 = vals[rows, kk - 1], vals[rows, kk], vals[rows, kk + 1]
-            depth = (vals[rows, kk - m] + vals[rows, kk + m]) / 2 - v1
-            keep = depth > min_depth
-            rows, kk, v0, v1, v2 = rows[keep], kk[keep], v0[keep], v1[keep], v2[keep]
-            if len(rows) < cfg.min_points_per_line:
-                continue
-            denom = v0 - 2 * v1 + v2
-            frac = np.where(np.abs(denom) > 1e-6, 0.5 * (v0 - v2) / denom, 0.0)
-            frac = np.clip(frac, -0.5, 0.5)
-            p_lo = img_pts[rows, kk]
-            p_hi = np.where((frac >= 0)[:, None], img_pts[rows, np.minimum(kk + 1,
-                                                                           len(offsets) - 1)],
-                            img_pts[rows, kk - 1])
-            pts = p_lo + np.abs(frac)[:, None] * (p_hi - p_lo)
-            lines[(axis, i)] = _fit_line(pts, refits)
+    for n in range(14):
+        if inner[n].sum() < cfg.min_points_per_line or keep[n].sum() < cfg.min_points_per_line:
+            continue
+        lines[("x" if n < 7 else "y", n % 7 + 1)] = _fit_line(pts_all[n][keep[n]], refits)
     src, dst = [], []
     for i in range(1, 8):
         for j in range(1, 8):
@@ -434,12 +431,13 @@ def find_mat(image: np.ndarray, checker: bool | None = None) -> MatFix:
         if scale < 1 else gray
     shapes = False
     fix = None
+    quads = _candidate_quads(small)  # the same outlines for a lined grid and a checkerboard
     if not checker:
-        coarse = _coarse(small)
+        coarse = _coarse(small, quads=quads)
         shapes = bool(coarse) and coarse[0][1] >= MATFIND.min_score
         fix = _fitted(gray, coarse, scale) if shapes else None
     if fix is None and checker is not False:
-        squares = _coarse(small, _edge_image(small))
+        squares = _coarse(small, _edge_image(small), quads)
         if squares and squares[0][1] >= MATFIND.min_score:
             shapes = True
             fix = _fitted(gray, squares, scale)
@@ -457,15 +455,18 @@ def _fitted(gray: np.ndarray, coarse: list[tuple[np.ndarray, float, int]], scale
     # borderless mat's edge lost in a dark table), whose fit catches only some lines: the
     # next ones are fitted too, until one puts all 14 inner lines on printed lines.
     best: MatFix | None = None
+    seen: dict[int, tuple[np.ndarray, int]] = {}  # polarity -> its lines image (edges: 6 ms)
     for Hs, _, polarity in coarse[:MATFIND.refine_candidates]:
         H = np.diag([1 / scale, 1 / scale, 1.0]) @ Hs
-        fix = refine(gray, H, polarity=polarity)
+        if polarity not in seen:
+            seen[polarity] = _lines_of(gray, polarity)
+        lines, lines_polarity = seen[polarity]
+        fix = refine(gray, H, polarity=polarity, lines=lines)
         if fix is None:
             continue
-        lines, lines_polarity = _lines_of(gray, polarity)
         moved = _unshifted(lines, fix.homography, lines_polarity)
         if moved is not fix.homography:
-            fix = refine(gray, moved, polarity=polarity) or fix
+            fix = refine(gray, moved, polarity=polarity, lines=lines) or fix
         # Every inner line must lie on a printed one (median along it: pieces count little);
         # a fit that puts one between the printed lines is a wrong grid.
         if _line_contrasts(lines, fix.homography, lines_polarity, np.arange(1, 8)).min() <= 0:
@@ -477,12 +478,16 @@ def _fitted(gray: np.ndarray, coarse: list[tuple[np.ndarray, float, int]], scale
     return best
 
 
-def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1
-           ) -> MatFix | None:
+def refine(image: np.ndarray, H: np.ndarray, rounds: int = 2, polarity: int = 1,
+           lines: np.ndarray | None = None) -> MatFix | None:
     """Refine a homography guess on the grid lines (darker than the spaces for ``polarity``
-    1, lighter for -1); None when the grid is not there."""
+    1, lighter for -1); None when the grid is not there. ``lines``: :func:`_lines_of`
+    ``image`` for ``polarity``, where the caller has it already."""
     raw = _gray(image)
-    gray, lines_polarity = _lines_of(raw, polarity)
+    if lines is None:
+        gray, lines_polarity = _lines_of(raw, polarity)
+    else:
+        gray, lines_polarity = lines, (-1 if polarity == EDGES else polarity)
     guess = H
     for depth in MATFIND.min_line_depths:
         H, crossings, rms = guess, 0, float("inf")
