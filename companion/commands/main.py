@@ -17,11 +17,29 @@ from companion.rules.common import quoted
 from firmware_bridge.cli import register as register_bridge
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: as argparse's own, but the version is looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None
+                 ) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                         nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from companion.version import package_version
+
+        print(f"{parser.prog} {package_version()}")
+        parser.exit(EXIT_OK)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="tabletop-companion: a referee for physical board games.",
     )
+    parser.add_argument("--version", action=_VersionAction,
+                        help="print the version of tabletop-companion and exit")
     parser.add_argument("--debug", action="store_true",
                         help="show the Python traceback of an unexpected error (to report it)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
