@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -68,10 +69,33 @@ def _stop_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, stop)
 
 
+# FFmpeg's own level (libavutil's AV_LOG_FATAL): its errors are the reasons a file or
+# stream did not open, which the command says itself in its one line.
+FFMPEG_LOG_FATAL = "8"
+
+
+def quiet_opencv(debug: bool) -> None:
+    """OpenCV logs errors only, and FFmpeg (inside OpenCV) nothing short of a crash: no
+    "can't open camera by index" or libavdevice warnings, no "[tcp @ 0x...] Connection
+    refused" over the command's own one-line error. Left as it is with ``--debug``, and
+    where the user set the level in the environment (``OPENCV_LOG_LEVEL``,
+    ``OPENCV_FFMPEG_LOGLEVEL``) to see more."""
+    if debug:
+        return
+    # Read by OpenCV when its FFmpeg backend first starts, which is after this: no command
+    # opens a video before main() has run.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", FFMPEG_LOG_FATAL)
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        import cv2
+
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _stop_on_sigterm()
     parser = build_parser()
     args = parser.parse_args(argv)
+    quiet_opencv(args.debug)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
