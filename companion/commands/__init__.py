@@ -11,8 +11,10 @@
 - :mod:`~companion.commands.matches`: ``matches``, the match log.
 
 Shared by the commands, never by the pipeline: :mod:`~companion.commands.common` (exit codes,
-options), :mod:`~companion.commands.opening` (profile, camera, board, photos, calibration from
-frames, each refused in one line), :mod:`~companion.commands.options` (argument types),
+options), :mod:`~companion.commands.camera` (``--camera``: an index, a device path or a stream
+URL, read and opened the same way by every command), :mod:`~companion.commands.opening`
+(profile, camera, board, photos, calibration from frames, each refused in one line),
+:mod:`~companion.commands.options` (argument types),
 :mod:`~companion.commands.position_files` (position files of any game) and
 :mod:`~companion.commands.front_end` (the app or the terminal: the command chooses). ``bridge``
 registers itself from its own package (``firmware_bridge.cli``: the bridge sits below

@@ -10,12 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from companion.commands.camera import CameraSpec, open_camera_source
 from companion.commands.common import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
 )
-from companion.commands.options import natural, output_file, whole
+from companion.commands.options import camera as camera_option
+from companion.commands.options import output_file, whole
 from companion.errors import UserError
 
 
@@ -39,8 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # Not required=True: `calibrate camera` (below) takes neither.
     src = cal.add_mutually_exclusive_group()
     src.add_argument("--image", metavar="PATH", help="a photo of the start position")
-    src.add_argument("--camera", type=natural, metavar="N",
-                     help="grab the start position from camera N")
+    src.add_argument("--camera", type=camera_option, metavar="N|DEVICE|URL",
+                     help="grab the start position from this camera: an index, a device "
+                     "path (/dev/video2) or a stream URL (http://, https://, rtsp://)")
     cal.add_argument("--empty", metavar="PATH",
                      help="a photo of the empty mat from the same camera in the same light: "
                      "the look of every space is learned from it (any mat print). With "
@@ -95,29 +98,27 @@ def _prompt(text: str) -> None:
         raise UserError("standard input ended at the prompt: nothing was calibrated")
 
 
-def _grab(cam: Any, index: int) -> np.ndarray:
+def _grab(cam: Any, spec: CameraSpec) -> np.ndarray:
     from vision.sources import Frame
 
     # The last of 10 frames: the ones the driver buffered while we waited are stale.
     frames = [f for f in (cam.read() for _ in range(10)) if isinstance(f, Frame)]
     if not frames:
-        raise UserError(f"camera {index} sent no frames")
+        raise UserError(f"{spec.name} sent no frames")
     return frames[-1].image
 
 
-def _camera_shots(index: int, with_empty: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """The start position from camera ``index`` and, ``with_empty``, the empty mat first;
-    the camera stays open between them so its view and settings do not change."""
-    from vision.sources import CameraSource
-
-    cam = CameraSource(index)
+def _camera_shots(spec: CameraSpec, with_empty: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The start position from the camera and, ``with_empty``, the empty mat first; the
+    camera stays open between them so its view and settings do not change."""
+    cam = open_camera_source(spec)
     try:
         empty = None
         if with_empty:
             _prompt("clear the mat, then press Enter")
-            empty = _grab(cam, index)
+            empty = _grab(cam, spec)
             _prompt("set up the start position, then press Enter")
-        return _grab(cam, index), empty
+        return _grab(cam, spec), empty
     finally:
         cam.close()
 
@@ -159,7 +160,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         else:
             image, shot = _camera_shots(args.camera, args.with_empty)
             empty = shot if shot is not None else empty
-            what = f"camera {args.camera}'s frames"
+            what = f"{args.camera.name}'s frames"
         if args.empty is not None and empty is not None:
             _check_empty_size(empty, args.empty, image, what)
         profile = calibrate(image, south_at=args.south_at, intrinsics=lens, empty=empty)
@@ -189,8 +190,9 @@ def _add_calibrate_camera(lens: argparse._SubParsersAction) -> None:  # type: ig
                       help="draw the checkerboard to print")
     mode.add_argument("--images", nargs="+", metavar="PATH",
                       help="photos of the sheet: files, or folders of them")
-    mode.add_argument("--camera", type=natural, metavar="N",
-                      help="take views of the sheet from live camera N")
+    mode.add_argument("--camera", type=camera_option, metavar="N|DEVICE|URL",
+                      help="take views of the sheet from this live camera: an index, a "
+                      "device path (/dev/video2) or a stream URL")
     cam.add_argument("--views", type=whole, default=15,
                      help="views to take with --camera (default 15)")
     cam.add_argument("--out", type=output_file, metavar="PATH",
@@ -224,7 +226,6 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
     from calibration.profile import Profile, with_intrinsics
     from vision.config import LENS
     from vision.errors import VisionError
-    from vision.sources import CameraSource
 
     def note(message: str) -> None:
         print(f"companion calibrate: {message}", file=sys.stderr)
@@ -253,8 +254,8 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
         else:
             if args.views < LENS.min_views:
                 raise UserError(f"--views must be at least {LENS.min_views}, got {args.views}")
-            source = CameraSource(args.camera)
-            note(f"show the sheet to camera {args.camera}: hold it still in each pose, "
+            source = open_camera_source(args.camera)
+            note(f"show the sheet to {args.camera.name}: hold it still in each pose, "
                  "whole in the frame; tilt it each way and visit every corner of the frame")
             try:
                 images = capture_views(source, args.views, pattern, log=note)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.commands.camera import CameraSpec, Opener, open_camera_source
 from companion.errors import UserError
 from companion.live.board import BoardLink
 from vision.errors import VisionError
@@ -141,35 +142,32 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
                          "Start on the set-up board, or give --profile PROFILE")
 
 
-def open_camera(index: int, size: tuple[int, int] | None,
-                opener: Callable[[int], Any] | None = None,
+def open_camera(camera: CameraSpec | int, size: tuple[int, int] | None,
+                opener: Opener | None = None,
                 empty_path: str | None = None) -> CameraSource:
-    """Camera ``index``, checked to send frames of ``size``: the profile's, or with
-    ``empty_path`` the empty-mat photo's; None: any size."""
-    try:
-        camera = (CameraSource(index) if opener is None
-                  else CameraSource(index, opener=opener))
-    except VisionError as exc:
-        raise UserError(str(exc)) from None
+    """The camera (an index, a device path or a stream URL), checked to send frames of
+    ``size``: the profile's, or with ``empty_path`` the empty-mat photo's; None: any size."""
+    spec = camera if isinstance(camera, CameraSpec) else CameraSpec.numbered(camera)
+    source = open_camera_source(spec, opener)
     deadline = time.monotonic() + FIRST_FRAME_S
     while time.monotonic() < deadline:
-        item = camera.read()
+        item = source.read()
         if isinstance(item, Frame):
             h, w = item.image.shape[:2]
             if size is not None and (w, h) != tuple(size):
-                camera.close()
+                source.close()
                 if empty_path is not None:
-                    raise UserError(f"camera {index} sends {w}x{h} frames but the empty-mat "
+                    raise UserError(f"{spec.name} sends {w}x{h} frames but the empty-mat "
                                    f"photo {empty_path} is {size[0]}x{size[1]}: take it with "
                                    "this camera at this size")
-                raise UserError(f"camera {index} sends {w}x{h} frames but the profile was "
+                raise UserError(f"{spec.name} sends {w}x{h} frames but the profile was "
                                f"calibrated at {size[0]}x{size[1]}: calibrate with this camera "
                                "at this size")
-            return camera
+            return source
         if isinstance(item, SourceEvent):
             time.sleep(0.05)
-    camera.close()
-    raise UserError(f"camera {index} opened but sent no frames in {FIRST_FRAME_S:g} s")
+    source.close()
+    raise UserError(f"{spec.name} opened but sent no frames in {FIRST_FRAME_S:g} s")
 
 
 def open_board(spec: str, say: Callable[[str], None]) -> BoardLink | None:

@@ -14,6 +14,8 @@ import os
 import re
 import stat
 
+from companion.commands.camera import CameraSpec, CameraSpecError
+
 WHOLE_DIGITS = 9  # digits a whole-number option takes at most
 _WHOLE = re.compile(rf"[+-]?[0-9]{{1,{WHOLE_DIGITS}}}")
 _DECIMAL = re.compile(r"[+-]?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?")
@@ -100,3 +102,12 @@ def output_file(text: str) -> str:
 def output_file_or_folder(text: str) -> str:
     """As :func:`output_file`, or a folder there already (to write files into)."""
     return _output(text, folder_too=True)
+
+
+def camera(text: str) -> CameraSpec:
+    """``--camera``: an index, a device path or a stream URL (see
+    :mod:`companion.commands.camera`)."""
+    try:
+        return CameraSpec.parse(text)
+    except CameraSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

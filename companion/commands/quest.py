@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands.common import EXIT_INTERRUPTED, add_db_argument
-from companion.commands.options import natural
+from companion.commands.options import camera as camera_option
 from companion.commands.position_files import read_position
 from companion.errors import UserError
 from companion.matchlog import MatchLogError, MatchStore
@@ -42,7 +42,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="list the solution classes each player has found")
     quest.add_argument("--classes", action="store_true",
                        help="list the quest's solution classes (computed)")
-    quest.add_argument("--camera", type=natural, metavar="N", help="watch camera N live")
+    quest.add_argument("--camera", type=camera_option, metavar="N|DEVICE|URL",
+                       help="watch this camera live: an index, a device path (/dev/video2) "
+                       "or a stream URL (http://, https://, rtsp://)")
     quest.add_argument("--profile", metavar="PATH", help="mat profile (with --camera)")
     quest.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                        help="the LED board's serial port (with --camera; default auto)")

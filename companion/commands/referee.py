@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.commands.camera import CameraKind, CameraSpec, CameraSpecError
 from companion.commands.common import (
     EXIT_FAULT,
     EXIT_INTERRUPTED,
@@ -281,6 +282,13 @@ class Progress:
 def open_recording(spec: str, fps: float) -> FrameSource:
     """A video file or a folder of frames (at ``fps``). Raises :class:`UserError`."""
     path = Path(spec)
+    try:
+        camera = CameraSpec.parse(spec)
+    except CameraSpecError:
+        camera = None
+    if camera is not None and camera.kind is not CameraKind.INDEX:  # never a recording
+        raise UserError(f"{camera.name}: a recording is a video file or a folder of frames; "
+                        f"to referee from a live camera use companion run --camera")
     if not path.exists():
         if spec.isascii() and spec.isdigit():
             raise UserError(f"{spec}: a recording is a video file or a folder of "

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
+from companion.commands.camera import CameraSpec, Opener
 from companion.commands.common import (
     EXIT_FAULT,
     EXIT_INTERRUPTED,
@@ -33,7 +33,7 @@ from companion.commands.opening import (
     open_board,
     open_camera,
 )
-from companion.commands.options import natural
+from companion.commands.options import camera as camera_option
 from companion.errors import UserError
 from companion.live.board import BoardLink
 from companion.live.recorder import open_store
@@ -52,8 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "130 when stopped with Ctrl-C (headless), 1 when turns could not be recorded, 2 bad "
         "input (profile, empty-mat photo, camera, board port, match store, no start position "
         "to calibrate from).")
-    run.add_argument("--camera", type=natural, default=0, metavar="N", help="camera index "
-                     "(default 0)")
+    run.add_argument("--camera", type=camera_option, default="0", metavar="N|DEVICE|URL",
+                     help="camera index (default 0), device path (/dev/video2) or stream URL "
+                     "(http://, https://, rtsp://: a phone's streaming app)")
     add_calibration_source(run, "the camera as the game starts")
     run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                      help="the LED/die board's serial port (default auto: found by USB id)")
@@ -69,14 +70,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     south_at=args.south_at)
 
 
-def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
+def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: str = "auto",
              db: str | None = None, headless: bool = False, out: TextIO | None = None,
-             opener: Callable[[int], Any] | None = None, empty: str | None = None,
+             opener: Opener | None = None, empty: str | None = None,
              south_at: str = "bottom") -> int:
     """Referee a real game until the window is closed (or Ctrl-C, headless); 0 then.
     Without ``profile`` the mat is calibrated from the camera (``empty``: an empty-mat photo
     to calibrate with). Raises :class:`UserError` for what cannot be used."""
     out = out or sys.stdout
+    spec = camera if isinstance(camera, CameraSpec) else CameraSpec.numbered(camera)
 
     def say(line: str) -> None:
         print(line, file=out, flush=True)
@@ -98,10 +100,10 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
         board = open_board(bridge, say)
         size = (prof.image_size if prof is not None
                 else None if bare is None else (bare.shape[1], bare.shape[0]))
-        source = open_camera(camera, size, opener,
+        source = open_camera(spec, size, opener,
                              empty_path=empty if prof is None else None)
         if prof is None:
-            say(f"calibrating the mat from camera {camera}: set up the start position and keep "
+            say(f"calibrating the mat from {spec.name}: set up the start position and keep "
                 "hands off the mat")
             prof = calibrate_live(source, south_at, bare, empty)
     except BaseException as exc:
@@ -121,7 +123,7 @@ def run_live(*, camera: int, profile: str | None = None, bridge: str = "auto",
             app.run_app(session)
         else:
             how = profile if profile is not None else "the mat calibrated at the start"
-            say(f"refereeing from camera {camera} with {how}; Ctrl-C stops")
+            say(f"refereeing from {spec.name} with {how}; Ctrl-C stops")
             session.on_update(TextLog(out))
             try:
                 session.run()

@@ -377,7 +377,8 @@ def test_calibrate_camera_with_empty_prompts_for_both_shots(
     table: dict[str, Any] = {"phase": 0, "images": [
         cv2.imread(table_photos["now"]), cv2.imread(table_photos["empty"]),
         cv2.imread(table_photos["start"])]}
-    monkeypatch.setattr(vision.sources, "CameraSource", lambda i: _FakeCamera(i, table))
+    monkeypatch.setattr(vision.sources, "CameraSource",
+                        lambda i, opener: _FakeCamera(i, table))
     monkeypatch.setattr(sys, "stdin", _Terminal(table))
     profile = tmp_path / "profile.json"
     assert main(["calibrate", "--camera", "1", "--with-empty", "--out", str(profile)]) == 0
@@ -395,7 +396,7 @@ def test_calibrate_camera_with_empty_needs_a_terminal(
     anyone to clear the mat: exit 2 at once, one line, the camera never opened."""
     import vision.sources
 
-    def no_camera(index: int) -> None:
+    def no_camera(index: int, opener: object) -> None:
         raise AssertionError("the camera must not be opened")
 
     monkeypatch.setattr(vision.sources, "CameraSource", no_camera)

@@ -5,6 +5,7 @@ line on stderr, the command's own."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -34,11 +35,24 @@ def companion(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
      "camera 97 cannot be opened"),
     # FFmpeg's own "[mov,mp4,...] moov atom not found"
     (["referee", "--source", "bad.mp4", "--db", "m.sqlite3"], "OpenCV cannot open this video"),
+    # FFmpeg's "[tcp @ 0x...] Connection to tcp://127.0.0.1:N failed: Connection refused"
+    (["calibrate", "--camera", "http://{refused}/video", "--out", "p.json"],
+     "camera stream http://{refused}/video cannot be opened"),
+    (["calibrate", "--camera", "rtsp://{refused}/live", "--out", "p.json"],
+     "camera stream rtsp://{refused}/live cannot be opened"),
+    # OpenCV's "VIDEOIO(V4L2): backend is generally available but can't be used"
+    (["calibrate", "--camera", "/dev/null", "--out", "p.json"],
+     "camera /dev/null cannot be opened"),
 ])
 def test_what_cannot_be_opened_is_our_one_line_and_no_opencv_warning(
         tmp_path: Path, argv: list[str], says: str) -> None:
     (tmp_path / "bad.mp4").write_bytes(b"not a video " * 100)
-    done = companion(*argv, cwd=tmp_path)
+    with socket.socket() as sock:  # bound, not listening: connections to it are refused
+        sock.bind(("127.0.0.1", 0))
+        refused = f"127.0.0.1:{sock.getsockname()[1]}"
+        argv = [a.replace("{refused}", refused) for a in argv]
+        says = says.replace("{refused}", refused)
+        done = companion(*argv, cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"companion {argv[0]}: ") and says in done.stderr
