@@ -8,8 +8,11 @@ dropped or inserted bytes); a frame that fails either check is dropped, never ac
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from cobs import cobs as _cobs
 
 from firmware_bridge.errors import BridgeError
 
@@ -19,60 +22,31 @@ MAX_FRAME_PAYLOAD = 128
 MAX_ENCODED = MAX_FRAME_PAYLOAD + MAX_FRAME_PAYLOAD // 254 + 2  # COBS overhead + delimiter
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC_TABLE = _crc_table()
-
-
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): check("123456789")=0x29B1."""
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[(crc >> 8) ^ byte]
-    return crc
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection): check("123456789")=0x29B1.
+    ``crc``: the value so far, to go on over more data. The standard library's CRC-CCITT in
+    C; the firmware computes the same bit by bit (proto.c, ``fw_crc16``)."""
+    if not 0 <= crc <= 0xFFFF:
+        raise BridgeError(f"CRC start value {crc:#x} is not 16 bits")
+    return binascii.crc_hqx(data, crc)
 
 
 def cobs_encode(data: bytes) -> bytes:
-    """Consistent Overhead Byte Stuffing (canonical form): the result has no zero byte."""
-    out = bytearray()
-    parts = data.split(b"\x00")
-    for k, part in enumerate(parts):
-        while len(part) >= 254:
-            out += b"\xff" + part[:254]
-            part = part[254:]
-            if not part and k == len(parts) - 1:
-                return bytes(out)   # a full block ends the data: no trailing empty block
-        out.append(len(part) + 1)
-        out += part
-    return bytes(out)
+    """Consistent Overhead Byte Stuffing (canonical form): the result has no zero byte.
+
+    The ``cobs`` package (C), which is the firmware's COBS: a run of 254 non-zero bytes is a
+    0xFF block with no zero after it, and one that ends the data is not followed by an
+    empty block. The 0x00 delimiter is not COBS's: :func:`encode_frame` adds it."""
+    return bytes(_cobs.encode(data))
 
 
 def cobs_decode(data: bytes) -> bytes:
     """Inverse of :func:`cobs_encode`; raises BridgeError on a zero byte or a short block."""
-    out = bytearray()
-    i, n = 0, len(data)
-    while i < n:
-        code = data[i]
-        if code == 0:
-            raise BridgeError(f"COBS: zero byte at offset {i}")
-        end = i + code
-        if end > n:
-            raise BridgeError(f"COBS: block of {code} at offset {i} runs past the end ({n})")
-        block = data[i + 1:end]
-        if 0 in block:
-            raise BridgeError(f"COBS: zero byte inside the block at offset {i}")
-        out += block
-        i = end
-        if code != 0xFF and i < n:
-            out.append(0)
-    return bytes(out)
+    try:
+        return bytes(_cobs.decode(data))
+    except _cobs.DecodeError as exc:
+        shown = data[:16].hex(" ") + (" ..." if len(data) > 16 else "")
+        raise BridgeError(f"COBS: {exc} ({len(data)} bytes: {shown})") from None
 
 
 def encode_frame(payload: bytes) -> bytes:

@@ -1,5 +1,6 @@
 """Issue 4: `companion bridge test --port PORT` (exit 2 and one line on a bad port) and
-`bridge simulate`; the bridge's diffing; firmware_bridge imports only stdlib and pyserial."""
+`bridge simulate`; the bridge's diffing; firmware_bridge imports only stdlib, pyserial and
+cobs (issue 21: the framing's COBS is the package's)."""
 
 from __future__ import annotations
 
@@ -106,7 +107,7 @@ def test_next_command_sends_palette_die_mode_brightness_then_colours() -> None:
 FORBIDDEN = {"companion", "vision", "calibration", "kivy", "cv2", "numpy"}
 
 
-def test_firmware_bridge_imports_only_stdlib_and_pyserial() -> None:
+def test_firmware_bridge_imports_only_stdlib_pyserial_and_cobs() -> None:
     for path in (ROOT / "firmware_bridge").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
@@ -114,7 +115,8 @@ def test_firmware_bridge_imports_only_stdlib_and_pyserial() -> None:
             for name in names:
                 top = name.split(".")[0]
                 assert top not in FORBIDDEN, f"{path}: imports {name}"
-                assert top in sys.stdlib_module_names | {"serial", "firmware_bridge"}, name
+                assert top in sys.stdlib_module_names | {"serial", "cobs", "firmware_bridge"}, \
+                    name
 
 
 def test_port_auto_detection_prefers_arduino_ids_and_an_explicit_port_wins(
