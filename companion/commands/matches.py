@@ -1,4 +1,4 @@
-"""``companion matches``: list, show, export, import and replay logged matches.
+"""``companion matches``: list, show, export, import, replay, rename and delete logged matches.
 
 Every subcommand takes ``--db PATH`` (default: ``$COMPANION_DB``, else the store in the user's
 data directory). Errors are one line on stderr and exit status 2.
@@ -19,12 +19,15 @@ from companion.commands.position_files import MAX_IMPORT_BYTES, read_text
 from companion.errors import UserError
 from companion.matchlog.errors import MatchLogError
 from companion.matchlog.model import (
+    MAX_NAME,
+    NAME_TAG,
     Correction,
     DieRoll,
     Event,
     IllegalMove,
     Match,
     MatchId,
+    MatchSummary,
     Note,
     Result,
     TurnRecord,
@@ -53,7 +56,8 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``companion matches ...`` to the ``companion`` command's subparsers."""
-    matches = sub.add_parser("matches", help="the match log: list, show, export, import, replay",
+    matches = sub.add_parser("matches", help="the match log: list, show, export, import, "
+                             "replay, rename, delete",
                              description="Matches the referee recorded. Exit status: 0 ok, "
                              "2 bad input (one line on stderr).")
     matches.set_defaults(func=_wrap(lambda args: _help(matches)))
@@ -85,7 +89,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="JSON only: include the turns' JPEG snapshots (base64)")
     p.set_defaults(func=_wrap(_cmd_export))
 
-    p = cmds.add_parser("import", help="add the matches of an export, checking every move")
+    p = cmds.add_parser("import", help="add the matches of an export, checking every move; "
+                        "a match the store already holds is not added again")
     p.add_argument("file", metavar="FILE", help="text or JSON export; - for standard input")
     add_db_argument(p)
     p.add_argument("--format", choices=["auto", "text", "json"], default="auto")
@@ -96,6 +101,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_db_argument(p)
     p.add_argument("--all", action="store_true", help="print every turn without waiting")
     p.set_defaults(func=_wrap(_cmd_replay))
+
+    p = cmds.add_parser("rename", help="give a match a name (shown by list and show)")
+    p.add_argument("id", type=_match_id, metavar="ID")
+    p.add_argument("name", metavar="NAME", help=f"the name: 1 to {MAX_NAME} characters")
+    add_db_argument(p)
+    p.set_defaults(func=_wrap(_cmd_rename))
+
+    p = cmds.add_parser("delete", help="delete a match for good (asks first on a terminal)",
+                        description="Delete match ID with its turns, events and snapshots, "
+                        "nothing else. On a terminal it shows the match and asks; --yes "
+                        "deletes without asking, and is needed where no one can be asked. "
+                        "Exit status: 0 deleted (or kept at the prompt), 2 bad input.")
+    p.add_argument("id", type=_match_id, metavar="ID")
+    add_db_argument(p)
+    p.add_argument("--yes", action="store_true",
+                   help="delete without asking (needed without a terminal)")
+    p.set_defaults(func=_wrap(_cmd_delete))
 
 
 def _help(parser: argparse.ArgumentParser) -> int:
@@ -139,9 +161,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"{'ID':>6}  {'STARTED':16}  {'TURNS':>5}  {'RESULT':9}  PLAYERS")
     out = [f"{m.id:>6}  {_local(m.started_at):16}  {m.turns:>5}  "
-           f"{m.result.value if m.result else '*':9}  {m.players_text()}" for m in found]
+           f"{m.result.value if m.result else '*':9}  {m.players_text()}{_named(m)}"
+           for m in found]
     print("\n".join(out))
     return EXIT_OK
+
+
+def _named(summary: MatchSummary) -> str:
+    return "" if summary.name is None else f'  "{printable(summary.name)}"'
 
 
 def _result_text(match: Match) -> str:
@@ -260,9 +287,56 @@ def _cmd_import(args: argparse.Namespace) -> int:
     text = read_text(args.file, MAX_IMPORT_BYTES, "a match export")
     loaded = load_matches(text, source, args.format)  # checks every move before storing any
     with _open(args, create=True) as store:
-        ids = store.add_matches(loaded)
-    for match_id, (match, _) in zip(ids, loaded, strict=True):
-        print(f"imported match {match_id} ({len(match.turns)} turns) from {source}")
+        done = store.import_matches(loaded)
+    for outcome, (match, _) in zip(done, loaded, strict=True):
+        if outcome.new:
+            print(f"imported match {outcome.id} ({len(match.turns)} turns) from {source}")
+            continue
+        kept = ("" if not outcome.differs else f"; its {', '.join(outcome.differs)} differ "
+                "from the stored match's, which are kept as they are")
+        print(f"already in the store as match {outcome.id} (same moves, same times): "
+              f"not imported again from {source}{kept}")
+    return EXIT_OK
+
+
+# -- rename, delete ----------------------------------------------------------------------------
+
+
+def _cmd_rename(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        name = store.rename_match(MatchId(args.id), args.name)
+    print(f'match {args.id} is now named "{printable(name)}"')
+    return EXIT_OK
+
+
+YES = ("y", "yes")
+
+
+def _describe(match: Match) -> str:
+    name = match.tags.get(NAME_TAG)
+    named = "" if name is None else f' "{printable(name)}"'
+    turns = f"{len(match.turns)} turn" + ("" if len(match.turns) == 1 else "s")
+    result = "unfinished" if match.result is None else _result_text(match)
+    return (f"match {match.id}{named}: {match.summary().players_text()}, started "
+            f"{_local(match.started_at)}, {turns}, {result}")
+
+
+def _cmd_delete(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        match = store.get_match(MatchId(args.id))  # a wrong id is said before anything else
+        if not args.yes:
+            # Checked before asking: with no one to answer, a prompt would wait or read junk.
+            if not _interactive(sys.stdin):
+                raise UserError(f"no terminal to ask on before deleting match {args.id}: "
+                                "pass --yes to delete it")
+            print(f"delete {_describe(match)}?", file=sys.stderr)
+            print("It cannot be undone. Delete? [y/N] ", end="", file=sys.stderr, flush=True)
+            answer = sys.stdin.readline()
+            if answer.strip().lower() not in YES:
+                print(f"match {args.id} kept: nothing deleted", file=sys.stderr)
+                return EXIT_OK
+        store.delete_match(MatchId(args.id))
+    print(f"deleted {_describe(match)}")
     return EXIT_OK
 
 

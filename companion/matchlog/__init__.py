@@ -34,11 +34,11 @@ from companion.matchlog.model import (
     replay_turn,
 )
 from companion.matchlog.schema import SCHEMA_VERSION
-from companion.matchlog.store import ENV_VAR, MatchStore, ResumePoint, default_db_path
+from companion.matchlog.store import ENV_VAR, Imported, MatchStore, ResumePoint, default_db_path
 
 __all__ = [
     "ENV_VAR", "SCHEMA_VERSION", "Correction", "DieRoll", "DieSource", "Event", "EventData",
-    "EventId", "EventKind", "IllegalMove", "Match", "MatchFormatError", "MatchId",
+    "EventId", "EventKind", "IllegalMove", "Imported", "Match", "MatchFormatError", "MatchId",
     "MatchLogError", "MatchNotFoundError", "MatchStore", "MatchSummary", "Note", "QuestFind",
     "ReplayStep",
     "Resolution", "Result", "ResumePoint", "StoreCorruptError", "StoreFileError",

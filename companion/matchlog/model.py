@@ -345,6 +345,28 @@ def normalise_players(players: Mapping[str, str] | None) -> dict[str, str]:
     return {s: players[s] for s in SIDES if s in players}
 
 
+# A match's name (``companion matches rename``) is this tag: it travels in exports with the
+# others, and a store needs no new column for it.
+NAME_TAG = "Name"
+MAX_NAME = 200
+
+
+def normalise_name(name: object) -> str:
+    """A match name: text, stripped, 1 to ``MAX_NAME`` characters, none of them a control
+    character (a name is printed in lists)."""
+    if not isinstance(name, str):
+        raise MatchLogError(f"a match name must be text, got {name!r}")
+    text = name.strip()
+    if not text:
+        raise MatchLogError(f"a match name needs a character that is not a space, got {name!r}")
+    if len(text) > MAX_NAME:
+        raise MatchLogError(f"a match name has at most {MAX_NAME} characters, got {len(text)} "
+                            f"({text[:20]!r}...)")
+    if not text.isprintable():
+        raise MatchLogError(f"a match name cannot hold control characters, got {text!r}")
+    return text
+
+
 def normalise_tags(tags: Mapping[str, str] | None) -> dict[str, str]:
     out = {}
     for name, value in (tags or {}).items():
@@ -384,6 +406,7 @@ class MatchSummary(NamedTuple):
     ended_at: datetime | None
     result: Result | None
     turns: int
+    name: str | None = None  # the NAME_TAG tag, given with `companion matches rename`
 
     @property
     def finished(self) -> bool:
@@ -482,7 +505,7 @@ class Match:
     def summary(self) -> MatchSummary:
         assert self.id is not None, "only a stored match has a summary"
         return MatchSummary(self.id, self.game, self.players, self.started_at, self.ended_at,
-                            self.result, len(self.turns))
+                            self.result, len(self.turns), self.tags.get(NAME_TAG))
 
     def replay(self) -> Iterator[ReplayStep]:
         """The start, then each committed turn with the position after it."""

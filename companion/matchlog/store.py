@@ -36,6 +36,7 @@ from companion.matchlog.errors import (
     StoreCorruptError,
 )
 from companion.matchlog.model import (
+    NAME_TAG,
     Event,
     EventData,
     EventId,
@@ -50,6 +51,7 @@ from companion.matchlog.model import (
     event_data_from_json,
     event_data_to_json,
     from_ms,
+    normalise_name,
     normalise_players,
     normalise_tags,
     normalise_time,
@@ -89,8 +91,21 @@ class ResumePoint:
     position: Position
 
 
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What importing one match did: stored it as match ``id`` (``new``), or found the store
+    already holds it as match ``id`` (the same start, start time, moves and times) and left
+    that one as it was. ``differs``: what the held match has otherwise than the import
+    (``players``, ``tags``, ``result``, ``events``, ``snapshots``)."""
+
+    id: MatchId
+    new: bool
+    differs: tuple[str, ...] = ()
+
+
 _MATCH_COLUMNS = "id, game, players, start, started_at, ended_at, result, tags, turn_count"
-_SUMMARY_COLUMNS = "id, game, players, started_at, ended_at, result, turn_count"
+_SUMMARY_COLUMNS = ("id, game, players, started_at, ended_at, result, turn_count, "
+                    f"json_extract(tags, '$.{NAME_TAG}')")
 _TURN_COLUMNS = ("side, moves, position, time_ms, committed_at, pole_markers, port_markers")
 
 
@@ -268,31 +283,103 @@ class MatchStore:
     def add_matches(self, matches: Iterable[Match | tuple[Match, Mapping[int, bytes]]]
                     ) -> list[MatchId]:
         """Store whole matches, all or none, in one transaction."""
-        items = [(m, {}) if isinstance(m, Match) else m for m in matches]
-        for match, snaps in items:
-            for n, jpeg in snaps.items():
-                if not 1 <= n <= len(match.turns):
-                    raise MatchLogError(f"snapshot of turn {n}: the match has "
-                                        f"{len(match.turns)} turns")
-                _check_jpeg(jpeg)
-        ids = []
+        items = _checked(matches)
+        with self._write() as conn:
+            return [self._insert_whole(conn, match, snaps) for match, snaps in items]
+
+    def import_matches(self, matches: Iterable[Match | tuple[Match, Mapping[int, bytes]]]
+                       ) -> list[Imported]:
+        """As :meth:`add_matches`, but a match the store already holds (the same game,
+        start, start time, and turns: moves, positions, times) is not stored again; the held
+        one is left exactly as it was. All in one transaction, so an export holding the same
+        match twice stores it once."""
+        items = _checked(matches)
+        done = []
         with self._write() as conn:
             for match, snaps in items:
-                match_id = self._insert_match(conn, match)
-                conn.executemany(
-                    f"INSERT INTO turns (match_id, turn_no, {_TURN_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(match_id, n, *_turn_row(t)) for n, t in enumerate(match.turns, 1)])
-                conn.executemany(
-                    "INSERT INTO events (match_id, turn_no, at, kind, data) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    [(match_id, e.turn, to_ms(e.at), e.data.kind.value,
-                      json.dumps(event_data_to_json(e.data))) for e in match.events])
-                conn.executemany(
-                    "INSERT INTO snapshots (match_id, turn_no, jpeg) VALUES (?, ?, ?)",
-                    [(match_id, n, jpeg) for n, jpeg in sorted(snaps.items())])
-                ids.append(match_id)
-        return ids
+                held = self._held(conn, match)
+                if held is None:
+                    done.append(Imported(self._insert_whole(conn, match, snaps), True))
+                else:
+                    done.append(Imported(held, False,
+                                         self._differences(conn, held, match, snaps)))
+        return done
+
+    def rename_match(self, match_id: MatchId, name: str) -> str:
+        """Give match ``match_id`` the name ``name`` (its ``Name`` tag; any other tag is kept);
+        returns the name as kept (stripped). Durable when this returns."""
+        name = normalise_name(name)
+        with self._write() as conn:
+            row = conn.execute("SELECT tags FROM matches WHERE id = ?",
+                               (_checked_id(match_id),)).fetchone()
+            if row is None:
+                raise MatchNotFoundError(f"no match {match_id!r} in {self.path}")
+            try:
+                tags = json.loads(row[0])
+                tags[NAME_TAG] = name
+            except (ValueError, TypeError) as exc:
+                raise StoreCorruptError(f"{self.path}: the tags of match {match_id} cannot be "
+                                        f"read: {exc}") from None
+            conn.execute("UPDATE matches SET tags = ? WHERE id = ?",
+                         (json.dumps(tags), match_id))
+        return name
+
+    def delete_match(self, match_id: MatchId) -> None:
+        """Delete match ``match_id``, with its turns, events and snapshots, and nothing else,
+        in one transaction: all of it or, on any error, none. Raises
+        :class:`MatchNotFoundError` when there is no such match."""
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM matches WHERE id = ?",
+                            (_checked_id(match_id),)).fetchone() is None:
+                raise MatchNotFoundError(f"no match {match_id!r} in {self.path}")
+            # Explicitly, children first: not left to ON DELETE CASCADE, which a connection
+            # without foreign keys on would skip.
+            for table in ("snapshots", "events", "turns", "matches"):
+                column = "id" if table == "matches" else "match_id"
+                conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (match_id,))
+
+    def _insert_whole(self, conn: sqlite3.Connection, match: Match,
+                      snaps: Mapping[int, bytes]) -> MatchId:
+        match_id = self._insert_match(conn, match)
+        conn.executemany(
+            f"INSERT INTO turns (match_id, turn_no, {_TURN_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(match_id, n, *_turn_row(t)) for n, t in enumerate(match.turns, 1)])
+        conn.executemany(
+            "INSERT INTO events (match_id, turn_no, at, kind, data) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(match_id, e.turn, to_ms(e.at), e.data.kind.value,
+              json.dumps(event_data_to_json(e.data))) for e in match.events])
+        conn.executemany(
+            "INSERT INTO snapshots (match_id, turn_no, jpeg) VALUES (?, ?, ?)",
+            [(match_id, n, jpeg) for n, jpeg in sorted(snaps.items())])
+        return match_id
+
+    def _held(self, conn: sqlite3.Connection, match: Match) -> MatchId | None:
+        """The first stored match with ``match``'s game, start, start time and turns."""
+        want = [_turn_row(t) for t in match.turns]
+        candidates = conn.execute(
+            "SELECT id FROM matches WHERE game = ? AND start = ? AND started_at = ? "
+            "AND turn_count = ? ORDER BY id",
+            (match.game, match.start.to_text(), to_ms(match.started_at), len(want))).fetchall()
+        for (candidate,) in candidates:
+            rows = conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE match_id = ? "
+                                "ORDER BY turn_no", (candidate,)).fetchall()
+            if [tuple(r) for r in rows] == want:
+                return MatchId(int(candidate))
+        return None
+
+    def _differences(self, conn: sqlite3.Connection, held: MatchId, match: Match,
+                     snaps: Mapping[int, bytes]) -> tuple[str, ...]:
+        stored = self._load_match(conn, held)
+        kept = {n: bytes(j) for n, j in conn.execute(
+            "SELECT turn_no, jpeg FROM snapshots WHERE match_id = ?", (held,)).fetchall()}
+        found = [("players", stored.players != match.players),
+                 ("tags", stored.tags != match.tags),
+                 ("result", (stored.result, stored.ended_at) != (match.result, match.ended_at)),
+                 ("events", stored.events != match.events),
+                 ("snapshots", any(kept.get(n) != bytes(j) for n, j in snaps.items()))]
+        return tuple(what for what, differs in found if differs)
 
     def _insert_match(self, conn: sqlite3.Connection, match: Match) -> MatchId:
         cur = conn.execute(
@@ -341,14 +428,17 @@ class MatchStore:
 
     def get_match(self, match_id: MatchId) -> Match:
         with self._read() as conn:
-            row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?",
-                               (match_id,)).fetchone()
-            if row is None:
-                raise MatchNotFoundError(f"no match {match_id!r} in {self.path}")
-            turns = conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE match_id = ? "
-                                 "ORDER BY turn_no", (match_id,)).fetchall()
-            events = conn.execute("SELECT id, turn_no, at, kind, data FROM events "
-                                  "WHERE match_id = ? ORDER BY id", (match_id,)).fetchall()
+            return self._load_match(conn, match_id)
+
+    def _load_match(self, conn: sqlite3.Connection, match_id: MatchId) -> Match:
+        row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?",
+                           (match_id,)).fetchone()
+        if row is None:
+            raise MatchNotFoundError(f"no match {match_id!r} in {self.path}")
+        turns = conn.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE match_id = ? "
+                             "ORDER BY turn_no", (match_id,)).fetchall()
+        events = conn.execute("SELECT id, turn_no, at, kind, data FROM events "
+                              "WHERE match_id = ? ORDER BY id", (match_id,)).fetchall()
         try:
             return Match(
                 _position(row[3]), json.loads(row[2]), from_ms(row[4]),
@@ -392,6 +482,27 @@ class MatchStore:
         return [] if rows == ["ok"] else [r for r in rows if r != "ok"]
 
 
+def _checked(matches: Iterable[Match | tuple[Match, Mapping[int, bytes]]]
+             ) -> list[tuple[Match, Mapping[int, bytes]]]:
+    """Whole matches to store, each with its snapshots (checked: JPEG, of a turn it has)."""
+    items: list[tuple[Match, Mapping[int, bytes]]] = [
+        (m, {}) if isinstance(m, Match) else m for m in matches]
+    for match, snaps in items:
+        for n, jpeg in snaps.items():
+            if not 1 <= n <= len(match.turns):
+                raise MatchLogError(f"snapshot of turn {n}: the match has "
+                                    f"{len(match.turns)} turns")
+            _check_jpeg(jpeg)
+    return items
+
+
+def _checked_id(match_id: object) -> int:
+    """A match id is a whole number: SQLite would compare "3" or 3.0 equal to 3."""
+    if isinstance(match_id, bool) or not isinstance(match_id, int):
+        raise MatchLogError(f"a match id is a whole number, got {match_id!r}")
+    return match_id
+
+
 def _check_jpeg(data: bytes) -> None:
     if not isinstance(data, bytes | bytearray | memoryview) or bytes(data[:3]) != JPEG_MAGIC:
         head = bytes(data[:8]) if isinstance(data, bytes | bytearray | memoryview) else data
@@ -412,11 +523,11 @@ def _turn(row: tuple[object, ...]) -> TurnRecord:
 
 
 def _summary(match_id: int, game: str, players: str, started: int, ended: int | None,
-             result: str | None, turns: int) -> MatchSummary:
+             result: str | None, turns: int, name: str | None) -> MatchSummary:
     # Kept lean: listing 10,000 matches builds 10,000 of these.
     return MatchSummary(MatchId(match_id), game, _players(players), from_ms(started),
                         None if ended is None else from_ms(ended),
-                        None if result is None else _RESULTS[result], turns)
+                        None if result is None else _RESULTS[result], turns, name)
 
 
 _RESULTS = {r.value: r for r in Result}  # a dict lookup: a third of Result(value)'s cost

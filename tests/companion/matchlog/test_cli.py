@@ -76,16 +76,24 @@ def test_show_prints_turns_events_and_the_final_position_and_draws_pngs(
 
 def test_export_then_import_adds_the_same_match(db: Path, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Into another store the export adds the same match; into the store that holds it
+    (issue 21), nothing: "already in the store as match 1"."""
+    other = tmp_path / "other.sqlite3"
+    with MatchStore(other) as store:
+        record(store, random_match(9, 3))
     for fmt in ("text", "json"):
         out = tmp_path / f"m1.{fmt}"
         assert main(["matches", "export", "1", "--db", str(db), "--format", fmt,
                      "--out", str(out)]) == 0
+        assert main(["matches", "import", str(out), "--db", str(other)]) == 0
         assert main(["matches", "import", str(out), "--db", str(db)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].startswith("imported match 4 (")
-    with MatchStore(db) as store:
-        assert store.get_match(MatchId(3)) == store.get_match(MatchId(1))
-        assert store.get_match(MatchId(4)) == store.get_match(MatchId(1))
+    assert lines[1].startswith("imported match 2 (")
+    assert lines[2].startswith("already in the store as match 1 (same moves, same times)")
+    assert lines[4].startswith("already in the store as match 2 (same moves, same times)")
+    with MatchStore(db) as store, MatchStore(other) as copy:
+        assert len(store.list_matches()) == 2 and len(copy.list_matches()) == 2
+        assert copy.get_match(MatchId(2)) == store.get_match(MatchId(1))
 
 
 def test_export_to_stdout_and_import_from_stdin(db: Path, tmp_path: Path) -> None:
