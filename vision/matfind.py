@@ -456,7 +456,12 @@ def _fitted(gray: np.ndarray, coarse: list[tuple[np.ndarray, float, int]], scale
     # next ones are fitted too, until one puts all 14 inner lines on printed lines.
     best: MatFix | None = None
     seen: dict[int, tuple[np.ndarray, int]] = {}  # polarity -> its lines image (edges: 6 ms)
-    for Hs, _, polarity in coarse[:MATFIND.refine_candidates]:
+    for Hs, contrast, polarity in coarse[:MATFIND.refine_candidates]:
+        if contrast < MATFIND.min_score:
+            # Best first: the rest show no grid even roughly (a checkerboard's outline read
+            # for printed lines costs 25 ms to fit for nothing; no photo's grid was ever
+            # fitted from such an outline)
+            break
         H = np.diag([1 / scale, 1 / scale, 1.0]) @ Hs
         if polarity not in seen:
             seen[polarity] = _lines_of(gray, polarity)
