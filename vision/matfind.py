@@ -187,8 +187,13 @@ def grid_contrast(gray: np.ndarray, H: np.ndarray, polarity: int = 1) -> float:
     the line, so a guess a pixel off still meets a thin line and texture gains nothing.
     ``polarity`` :data:`EDGES`: the edges between spaces of alternating shade, read in the
     top-down view's edge image (the tracker checks every frame: the whole frame's would
-    cost 4 ms)."""
-    top = _top_down(gray, H)
+    cost 4 ms). ``gray`` may be the (H, W, 3) uint8 BGR frame itself: the view is then
+    warped in colour and made grey at its own size (the whole frame's grey costs ten warps)."""
+    if gray.ndim == 3:
+        colour = _top_down(gray, H, np.uint8)
+        top = None if colour is None else _gray(colour).astype(np.float32)
+    else:
+        top = _top_down(gray, H)
     if top is None:
         return 0.0
     if polarity == EDGES:
@@ -196,14 +201,16 @@ def grid_contrast(gray: np.ndarray, H: np.ndarray, polarity: int = 1) -> float:
     return float(polarity * _signed_contrast(top, polarity))
 
 
-def _top_down(gray: np.ndarray, H: np.ndarray) -> np.ndarray | None:
-    """(8 px, 8 px) float32 top-down view of the grid, ``px`` = MATFIND.score_px."""
+def _top_down(gray: np.ndarray, H: np.ndarray, dtype: type = np.float32
+              ) -> np.ndarray | None:
+    """(8 px, 8 px[, 3]) top-down view of the grid in ``dtype``, ``px`` =
+    MATFIND.score_px."""
     px = MATFIND.score_px
     size = 8 * px
     S = np.array([[px, 0, 0], [0, -px, size], [0, 0, 1]], float)  # mat -> top-down pixels
     try:
         return cv2.warpPerspective(gray, S @ np.linalg.inv(H), (size, size),
-                                   flags=cv2.INTER_LINEAR).astype(np.float32)
+                                   flags=cv2.INTER_LINEAR).astype(dtype, copy=False)
     except (cv2.error, np.linalg.LinAlgError):
         return None
 
@@ -533,16 +540,16 @@ class MatTracker:
 
     def update(self, image: np.ndarray) -> MatFix:
         self._before = (self.fix, self._unrefined, self.refound)
-        gray = _gray(image)
         if (self.fix is not None and self.fix.score > 0
                 and self._unrefined < MATFIND.track_refine_every
-                and grid_contrast(gray, self.fix.homography, self.fix.polarity)
+                and grid_contrast(image, self.fix.homography, self.fix.polarity)
                 >= MATFIND.track_keep_share * self.fix.score):
             # The grid lines are still dark where the fix puts them: a still camera. Checking
             # costs a tenth of refining, which is done every few frames to follow slow drift.
             self._unrefined += 1
             return self.fix
         self._unrefined = 0
+        gray = _gray(image)
         if self.fix is not None:
             fix = refine(gray, self.fix.homography, rounds=1, polarity=self.fix.polarity)
             if fix is not None and self._moved_px(fix) < MATFIND.track_max_shift_px:
