@@ -124,6 +124,19 @@ class Palette:
             return 0.0
         return float(stats[1:, cv2.CC_STAT_AREA].max()) / foreign.size
 
+    def foreign_mask(self, image: np.ndarray, homography: np.ndarray,
+                     drift: tuple[float, np.ndarray] | None = None) -> np.ndarray:
+        """(check_px, check_px) bool: where the mat (top-down, ``GATE.margin`` spaces round
+        the grid, row 0 the north edge) shows colours foreign to the palette, thin strips
+        dropped: the pixels :meth:`foreign_fraction` finds its largest blob among (for the
+        overlay, :mod:`vision.overlay`)."""
+        top = _top_down(image, homography, GATE.check_px)
+        b, dark = _bins(top, drift)
+        foreign = (~self.known[b] & ~dark).astype(np.uint8)
+        open_px = GATE.foreign_open_px
+        return cv2.morphologyEx(foreign, cv2.MORPH_OPEN,
+                                np.ones((open_px, open_px), np.uint8)).astype(bool)
+
     def to_json(self) -> dict[str, Any]:
         return {"bins": BINS, "levels": LEVELS,
                 "known": np.packbits(self.known).tobytes().hex()}
