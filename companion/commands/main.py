@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from companion.commands import clip, demo, mat, matches, quest, referee, rules, run
+from companion.commands import clip, demo, look, mat, matches, quest, referee, rules, run
 from companion.commands.common import EXIT_BAD_INPUT, EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK
 from companion.errors import UserError
 from companion.rules import RulesError
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     # in the order `companion --help` lists them
     rules.register(sub)  # setup, judge
     mat.register(sub)  # mat, calibrate, detect
+    look.register(sub)
     register_bridge(sub)
     matches.register(sub)
     demo.register(sub)

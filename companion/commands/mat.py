@@ -67,6 +67,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     det.add_argument("images", nargs="+", metavar="IMAGE")
     det.add_argument("--json", action="store_true",
                      help="one JSON document per image: path, position, confidences")
+    det.add_argument("--overlay", type=output_file, metavar="PNG",
+                     help="with one IMAGE: also draw what was read over it into this image "
+                     "(.png or .jpg; see `companion look`)")
     det.set_defaults(func=_cmd_detect)
 
 def _cmd_mat(args: argparse.Namespace) -> int:
@@ -173,9 +176,27 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: mat found, south at the {args.south_at}, colours learned"
           + ("" if empty is None else ", the empty mat learned from its photo")
           + ("" if lens is None else ", frames undistorted with the lens calibration"))
+    _write_calibration_overlay(args.out, profile, image)
     if profile.start_unsure:
         print(unsure_note(profile), file=sys.stderr)
     return EXIT_OK
+
+
+def _write_calibration_overlay(out: str, profile: Any, image: np.ndarray) -> None:
+    """The overlay of what the new profile reads in its start photo, beside the profile: the
+    first thing to look at when a game is misread. The profile is written already, so a
+    failure here is a note, not an error."""
+    from calibration.overlay import look_with, overlay_path_for, write_overlay
+    from vision.errors import VisionError
+
+    path = overlay_path_for(out)
+    try:
+        write_overlay(path, look_with(profile.detector(), image, track=False).image)
+    except VisionError as exc:
+        print(f"companion calibrate: note: no overlay written ({exc})", file=sys.stderr)
+        return
+    print(f"wrote {path}: what the profile reads in the start photo (the mat outline, the "
+          "grid, each space's reading; see `companion look`)")
 
 
 def _add_calibrate_camera(lens: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -282,11 +303,18 @@ def _cmd_detect(args: argparse.Namespace) -> int:
     from calibration.profile import Profile
     from vision.errors import VisionError
 
+    if args.overlay is not None:
+        from calibration.overlay import overlay_format
+
+        if len(args.images) != 1:
+            raise UserError(f"--overlay draws one image, and {len(args.images)} were given: "
+                            "give one IMAGE, or use `companion look` for each")
+        overlay_format(args.overlay)  # a wrong suffix said before any work
     detector = Profile.load(args.profile).detector()
     failed = 0
     for path in args.images:
         try:
-            found = detector.detect(_read_image(path))
+            found = _detect(detector, _read_image(path), args.overlay)
         except (UserError, VisionError) as exc:
             print(f"companion detect: {exc if isinstance(exc, UserError) else f'{path}: {exc}'}",
                   file=sys.stderr)
@@ -301,4 +329,17 @@ def _cmd_detect(args: argparse.Namespace) -> int:
             print(f"{path}: occluded (a hand is over the mat)")
         else:
             print(json.dumps(found.position))
+    if args.overlay is not None and not failed:
+        print(f"wrote {args.overlay}: what was read, drawn over the image", file=sys.stderr)
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _detect(detector: Any, image: np.ndarray, overlay: str | None) -> Any:
+    """``detector``'s reading of ``image``; with ``overlay``, also drawn into that file."""
+    if overlay is None:
+        return detector.detect(image)
+    from calibration.overlay import look_with, write_overlay
+
+    seen = look_with(detector, image)
+    write_overlay(overlay, seen.image)
+    return seen.detection

@@ -95,6 +95,7 @@ COMMANDS = [
     ["quest", "--profile", "{profile}", "--bridge", "none", "--headless", "--db", "{db}"],
     ["calibrate", "--out", "{out}"],
     ["calibrate", "camera", "--out", "{out}"],
+    ["look"],
 ]
 
 
