@@ -196,12 +196,13 @@ def _reading(img: np.ndarray, view: MatView, scale: float, thick: int) -> None:
                   scale * 0.8, colour(sq))
     if conf is None:
         return
-    for sq in np.flatnonzero(conf < view.unsure_below):
+    for unsure in np.flatnonzero(conf < view.unsure_below):
+        sq = int(unsure)
         x0, y0 = sq % 8, sq // 8
         box = np.array([[x0 + 0.06, y0 + 0.06], [x0 + 0.94, y0 + 0.06],
                         [x0 + 0.94, y0 + 0.94], [x0 + 0.06, y0 + 0.94]])
         cv2.polylines(img, [_pts(_project(H, box))], True, UNSURE, thick, cv2.LINE_AA, 4)
-        if int(sq) not in poles:  # the number where the Pole's letter is not
+        if sq not in poles:  # the number where the Pole's letter is not
             _text(img, f"{conf[sq]:.2f}", tuple(_project(H, np.array([[x0 + 0.5, y0 + 0.5]]))[0]),
                   scale * 0.7, UNSURE)
 
