@@ -114,11 +114,7 @@ class Palette:
                          drift: tuple[float, np.ndarray] | None = None) -> float:
         """Share of the mat covered by the largest blob of foreign colour, seen with the
         camera's exposure and white balance at calibration (``drift``: how they moved)."""
-        top = _top_down(image, homography, GATE.check_px)
-        b, dark = _bins(top, drift)
-        foreign = (~self.known[b] & ~dark).astype(np.uint8)
-        open_px = GATE.foreign_open_px
-        foreign = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((open_px, open_px), np.uint8))
+        foreign = self.foreign_mask(image, homography, drift).astype(np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
         if n <= 1:
             return 0.0
