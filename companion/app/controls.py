@@ -39,7 +39,7 @@ class ControlBar(BoxLayout):
 
     def on_screen(self, _widget: ControlBar, screen: Screen | None) -> None:
         self.can_undo = bool(screen and screen.can_undo)
-        self.game_over = bool(screen and screen.winner is not None)
+        self.game_over = bool(screen and (screen.over or screen.winner is not None))
 
     def ask_undo(self) -> ConfirmPopup:
         committed = [t for t in self.screen.turns if not t.tentative] if self.screen else []

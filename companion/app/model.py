@@ -21,8 +21,11 @@ from companion.referee import (
     CommitUndone,
     CorrectionAccepted,
     DieRolled,
+    DrawAgreed,
+    Ending,
     Event,
     FirstMoverChosen,
+    GameResigned,
     GameStarted,
     GameWon,
     RefereeState,
@@ -133,9 +136,12 @@ class Screen:
     vision: VisionState
     can_undo: bool
     winner: Side | None
+    over: bool = False  # won, resigned or drawn (a draw has no winner)
 
     @property
     def headline(self) -> str:
+        if self.over and self.winner is None:
+            return "Drawn by agreement"
         if self.winner is not None:
             return f"{self.winner.value.capitalize()} won"
         return f"{self.to_move.value.capitalize()} to move · turn {self.turn_number}"
@@ -206,10 +212,10 @@ class ScreenModel:
             to_move=state.to_move, turn_number=state.turn_number,
             markers=self._markers(state), highlights=self._highlights(state),
             banner=self._banner(state), notice=self.notice, notice_serial=self.notice_serial,
-            turns=tuple(self.committed) + (() if state.winner else (self._tentative_line(state),)),
+            turns=tuple(self.committed) + (() if state.over else (self._tentative_line(state),)),
             links=update.links,
             die=self.die, die_sides=self.die_sides, vision=state.vision,
-            can_undo=state.can_undo, winner=state.winner)
+            can_undo=state.can_undo, winner=state.winner, over=state.over)
 
     # --- events ----------------------------------------------------------------------------
 
@@ -252,7 +258,7 @@ class ScreenModel:
                 self.die, self.die_sides = event.value, event.sides
             case RestoreShown() if not event.fixes:
                 self._say("Nothing to restore: the board matches.")
-            case GameWon():
+            case GameWon() | GameResigned() | DrawAgreed():
                 pass  # the state's winner drives the banner
             case _:
                 pass  # TentativeMoves, IllegalChange, ...: the state says it all
@@ -288,8 +294,9 @@ class ScreenModel:
         return tuple(out)
 
     def _highlights(self, state: RefereeState) -> Highlights:
-        if state.winner is not None:
-            return Highlights(win=_names(state.expected.variant.goal(state.winner)))
+        if state.over:
+            return Highlights(win=() if state.winner is None
+                              else _names(state.expected.variant.goal(state.winner)))
         unsure = state.uncertain if state.vision is VisionState.UNCERTAIN else ()
         verdict = state.verdict
         if verdict is not None and not verdict.legal:
@@ -308,6 +315,13 @@ class ScreenModel:
                           unsure=unsure)
 
     def _banner(self, state: RefereeState) -> Banner:
+        if state.ending is Ending.AGREEMENT:
+            return Banner(BannerKind.WIN, "Drawn by agreement",
+                          "Press New game to play again.")
+        if state.ending is Ending.RESIGNATION and state.winner is not None:
+            return Banner(BannerKind.WIN, f"{state.winner.value.capitalize()} wins!",
+                          f"{state.winner.opponent.value.capitalize()} resigned. "
+                          "Press New game to play again.")
         if state.winner is not None:
             return Banner(BannerKind.WIN, f"{state.winner.value.capitalize()} wins!",
                           f"All four {state.winner.value} Poles stand on their Goal Telepads. "

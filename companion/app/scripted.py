@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.live.api import Link, Links, Update
 from companion.referee import Event, Referee, RefereeState
-from companion.rules.teleporters import Position
+from companion.rules.teleporters import Position, Side
 
 SIMULATED = Links(Link.SIMULATED, Link.SIMULATED, "scripted session")
 
@@ -64,6 +64,12 @@ class ScriptedSession:
 
     def show_restore(self) -> None:
         self._run(lambda t: self.referee.show_restore(t))
+
+    def resign(self, side: Side) -> None:
+        self._run(lambda t: self.referee.resign(side, t))
+
+    def agree_draw(self) -> None:
+        self._run(lambda t: self.referee.agree_draw(t))
 
     def close(self) -> None:
         self.closed = True

@@ -21,6 +21,7 @@ from companion.matchlog.errors import MatchLogError
 from companion.matchlog.model import (
     MAX_NAME,
     NAME_TAG,
+    TERMINATION_TAG,
     Correction,
     DieRoll,
     Event,
@@ -30,6 +31,7 @@ from companion.matchlog.model import (
     MatchSummary,
     Note,
     Result,
+    Termination,
     TurnRecord,
     parse_iso,
     printable,
@@ -175,9 +177,16 @@ def _result_text(match: Match) -> str:
     if match.result is None:
         return (f"unfinished: {len(match.turns)} turns committed, "
                 f"{match.resume_position().to_move.value} to move")
+    how = _HOW.get(match.tags.get(TERMINATION_TAG, ""), "")
     if match.result in (Result.SOUTH, Result.NORTH):
-        return f"{match.result.value} won"
-    return match.result.value
+        return f"{match.result.value} won{how}"
+    return f"{match.result.value}{how}"
+
+
+# a finished match's Termination tag, as words after its result
+_HOW = {Termination.RULE.value: " (all four Poles on the Goal Telepads)",
+        Termination.RESIGNATION.value: " by resignation",
+        Termination.AGREEMENT.value: " by agreement"}
 
 
 def describe_event(event: Event) -> str:
@@ -229,7 +238,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         "send_marker", "wrap_rows", "carry"} else ""
     print(f"variant: {flags or 'default rules'}{extra}")
     for name, value in match.tags.items():
-        print(f"{printable(name)}: {printable(str(value))}")
+        if name != TERMINATION_TAG:  # said with the result
+            print(f"{printable(name)}: {printable(str(value))}")
     for step in match.replay():
         if step.record is not None:
             for e in step.events:

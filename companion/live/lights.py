@@ -76,9 +76,10 @@ class LightFrame:
 def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
     """The board's space LEDs for ``state`` (the input of ``Bridge.show``)."""
     board: dict[str, Color] = {}
-    if state.winner is not None:
-        for sq in state.expected.variant.goal(state.winner):
-            board[square_name(sq)] = scheme.win
+    if state.over:  # the winner's Goal Telepads (a resignation too); a draw lights nothing
+        if state.winner is not None:
+            for sq in state.expected.variant.goal(state.winner):
+                board[square_name(sq)] = scheme.win
         return board
     verdict = state.verdict
     if verdict is not None and not verdict.legal:
@@ -104,17 +105,19 @@ def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
     turns wait for a match log that cannot be written, shown on the side to move's LED."""
     status: dict[str, Color] = {}
     lit_side = state.winner if state.winner is not None else state.to_move
-    lit = (scheme.win if state.winner is not None
+    lit = (scheme.win if state.over
            else scheme.unrecorded if unrecorded else scheme.to_move)
     for side, name in SIDE_LEDS.items():
-        status[name] = lit if side is lit_side else Color.OFF
+        # a draw: both sides' LEDs, as neither won
+        drawn = state.over and state.winner is None
+        status[name] = lit if side is lit_side or drawn else Color.OFF
     status[VISION_LED] = {
         VisionState.NONE: Color.OFF,
         VisionState.OCCLUDED: scheme.vision_occluded,
         VisionState.UNCERTAIN: scheme.vision_uncertain,
         VisionState.CLEAR: scheme.vision_disagrees if state.illegal else scheme.vision_clear,
     }[state.vision]
-    over = state.winner is not None
+    over = state.over
     for leds, left in ((POLE_MARKER_LEDS, state.pole_markers_left),
                        (PORT_MARKER_LEDS, state.port_markers_left)):
         for i, name in enumerate(leds):

@@ -19,6 +19,7 @@ from companion.matchlog import (
     Note,
     Resolution,
     Result,
+    Termination,
     TurnRecord,
     default_db_path,
 )
@@ -26,8 +27,10 @@ from companion.referee import (
     CommitUndone,
     CorrectionAccepted,
     DieRolled,
+    DrawAgreed,
     Event,
     FirstMoverChosen,
+    GameResigned,
     GameStarted,
     GameWon,
     IllegalChange,
@@ -65,8 +68,8 @@ RETRY_MOST_S = 30.0  # ... doubling each time up to this
 
 
 # the referee's events the match log keeps
-_RECORDED = (GameStarted, TurnCommitted, GameWon, IllegalChange, WarningCleared,
-             CorrectionAccepted, FirstMoverChosen, CommitUndone, DieRolled)
+_RECORDED = (GameStarted, TurnCommitted, GameWon, GameResigned, DrawAgreed, IllegalChange,
+             WarningCleared, CorrectionAccepted, FirstMoverChosen, CommitUndone, DieRolled)
 
 
 class Recorder:
@@ -171,7 +174,15 @@ class Recorder:
                             else ev.t)
             self._open_warnings = []
         elif isinstance(ev, GameWon):
-            self.store.finish_match(mid, Result.win(ev.side), ended_at=at)
+            self.store.finish_match(mid, Result.win(ev.side), ended_at=at,
+                                    how=Termination.RULE)
+            self.finished = True
+        elif isinstance(ev, GameResigned):
+            self.store.finish_match(mid, Result.win(ev.winner), ended_at=at,
+                                    how=Termination.RESIGNATION)
+            self.finished = True
+        elif isinstance(ev, DrawAgreed):
+            self.store.finish_match(mid, Result.DRAW, ended_at=at, how=Termination.AGREEMENT)
             self.finished = True
         elif isinstance(ev, IllegalChange):
             self._open_warnings.append(self.store.record_event(
@@ -190,6 +201,9 @@ class Recorder:
                                     at=at)
             self._turn_start = start
         elif isinstance(ev, CommitUndone):
+            if self.finished:  # the winning turn undone: the match goes on
+                self.store.reopen_match(mid)
+                self.finished = False
             # The store keeps committed turns: log the undo and go back to its start.
             self.store.record_event(mid, Note(f"turn {ev.number} ({ev.side.value}) undone"),
                                     at=at)

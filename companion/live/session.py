@@ -59,7 +59,7 @@ from companion.referee import (
     Refused,
     VisionState,
 )
-from companion.rules.teleporters import Position
+from companion.rules.teleporters import Position, Side
 from firmware_bridge.bridge import ButtonPress, LinkState
 from firmware_bridge.bridge import DieRoll as BoardRoll
 from vision.gate import GateState
@@ -217,6 +217,14 @@ class Session:
 
     def show_restore(self) -> None:
         self._act(lambda t: self._referee.show_restore(t))
+
+    def resign(self, side: Side) -> None:
+        """``side`` resigns: the other side wins, and the match log's match is finished."""
+        self._act(lambda t: self._referee.resign(side, t))
+
+    def agree_draw(self) -> None:
+        """Both players agree to a draw: the match log's match is finished, drawn."""
+        self._act(lambda t: self._referee.agree_draw(t))
 
     def die_rolled(self, value: int, sides: int = 6, source: str = "tablet") -> None:
         """A roll typed on the tablet (the board's die arrives by itself)."""

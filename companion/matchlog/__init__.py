@@ -14,6 +14,7 @@ from companion.matchlog.errors import (
     StoreVersionError,
 )
 from companion.matchlog.model import (
+    TERMINATION_TAG,
     Correction,
     DieRoll,
     DieSource,
@@ -30,6 +31,7 @@ from companion.matchlog.model import (
     ReplayStep,
     Resolution,
     Result,
+    Termination,
     TurnRecord,
     replay_turn,
 )
@@ -37,10 +39,10 @@ from companion.matchlog.schema import SCHEMA_VERSION
 from companion.matchlog.store import ENV_VAR, Imported, MatchStore, ResumePoint, default_db_path
 
 __all__ = [
-    "ENV_VAR", "SCHEMA_VERSION", "Correction", "DieRoll", "DieSource", "Event", "EventData",
-    "EventId", "EventKind", "IllegalMove", "Imported", "Match", "MatchFormatError", "MatchId",
-    "MatchLogError", "MatchNotFoundError", "MatchStore", "MatchSummary", "Note", "QuestFind",
-    "ReplayStep",
-    "Resolution", "Result", "ResumePoint", "StoreCorruptError", "StoreFileError",
-    "StoreVersionError", "TurnRecord", "default_db_path", "replay_turn",
+    "ENV_VAR", "SCHEMA_VERSION", "TERMINATION_TAG", "Correction", "DieRoll", "DieSource",
+    "Event", "EventData", "EventId", "EventKind", "IllegalMove", "Imported", "Match",
+    "MatchFormatError", "MatchId", "MatchLogError", "MatchNotFoundError", "MatchStore",
+    "MatchSummary", "Note", "QuestFind", "ReplayStep", "Resolution", "Result", "ResumePoint",
+    "StoreCorruptError", "StoreFileError", "StoreVersionError", "Termination", "TurnRecord",
+    "default_db_path", "replay_turn",
 ]

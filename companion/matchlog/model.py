@@ -126,6 +126,18 @@ class Result(enum.Enum):
         return cls(side.value)
 
 
+class Termination(enum.Enum):
+    """How a finished match came to its result, kept as its ``Termination`` tag (a tag travels
+    in exports with the others, and needs no new column)."""
+
+    RULE = "rule"  # won by the rules: four Poles on the Goal Telepads
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"  # a draw both players agreed to
+
+
+TERMINATION_TAG = "Termination"
+
+
 class EventKind(enum.Enum):
     ILLEGAL = "illegal"  # an illegal-move warning, and how it was resolved
     CORRECTION = "correction"  # the board accepted as seen

@@ -37,6 +37,7 @@ from companion.matchlog.errors import (
 )
 from companion.matchlog.model import (
     NAME_TAG,
+    TERMINATION_TAG,
     Event,
     EventData,
     EventId,
@@ -47,6 +48,7 @@ from companion.matchlog.model import (
     QuestFind,
     Resolution,
     Result,
+    Termination,
     TurnRecord,
     event_data_from_json,
     event_data_to_json,
@@ -268,13 +270,46 @@ class MatchStore:
                          (json.dumps(data), event_id))
 
     def finish_match(self, match_id: MatchId, result: Result, *,
-                     ended_at: datetime | None = None) -> None:
+                     ended_at: datetime | None = None,
+                     how: Termination | None = None) -> None:
+        """End an unfinished match with ``result``; ``how`` it ended (a win by the rules, a
+        resignation, an agreed draw) is kept as its ``Termination`` tag. One transaction."""
         result = parse_enum(Result, result, "result")
         ended = normalise_time(ended_at or utc_now(), "ended_at")
+        term = None if how is None else parse_enum(Termination, how, "termination")
         with self._write() as conn:
             self._open_match(conn, match_id)
             conn.execute("UPDATE matches SET ended_at = ?, result = ? WHERE id = ?",
                          (to_ms(ended), result.value, match_id))
+            if term is not None:
+                self._set_tag(conn, match_id, TERMINATION_TAG, term.value)
+
+    def reopen_match(self, match_id: MatchId) -> None:
+        """Make a finished match unfinished again (a winning turn undone at the table): no
+        end time, no result, no ``Termination`` tag. Its turns and events stay."""
+        with self._write() as conn:
+            row = conn.execute("SELECT ended_at FROM matches WHERE id = ?",
+                               (_checked_id(match_id),)).fetchone()
+            if row is None:
+                raise MatchNotFoundError(f"no match {match_id!r} in {self.path}")
+            conn.execute("UPDATE matches SET ended_at = NULL, result = NULL WHERE id = ?",
+                         (match_id,))
+            self._set_tag(conn, match_id, TERMINATION_TAG, None)
+
+    def _set_tag(self, conn: sqlite3.Connection, match_id: MatchId, name: str,
+                 value: str | None) -> None:
+        """Set (``None``: remove) one tag of a match, in the caller's transaction."""
+        row = conn.execute("SELECT tags FROM matches WHERE id = ?", (match_id,)).fetchone()
+        try:
+            tags = json.loads(row[0])
+            if value is None:
+                tags.pop(name, None)
+            else:
+                tags[name] = value
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise StoreCorruptError(f"{self.path}: the tags of match {match_id} cannot be "
+                                    f"read: {exc}") from None
+        conn.execute("UPDATE matches SET tags = ? WHERE id = ?", (json.dumps(tags), match_id))
 
     def add_match(self, match: Match, snapshots: Mapping[int, bytes] | None = None) -> MatchId:
         """Store a whole match (an import) in one transaction; returns its new id."""

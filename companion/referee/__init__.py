@@ -21,9 +21,12 @@ from companion.referee.events import (
     CommitUndone,
     CorrectionAccepted,
     DieRolled,
+    DrawAgreed,
+    Ending,
     Event,
     FirstMoverChosen,
     Fix,
+    GameResigned,
     GameStarted,
     GameWon,
     IllegalChange,
@@ -39,8 +42,9 @@ from companion.referee.events import (
 
 __all__ = [
     "EVENT_TYPES", "SCHEMA", "BoardSettled", "CommitBy", "CommitUndone", "CorrectionAccepted",
-    "DieRolled", "Event", "FirstMoverChosen", "Fix", "GameStarted", "GameWon", "IllegalChange",
-    "Occluded", "RecoveryOffered", "Referee", "RefereeConfig", "RefereeError", "RefereeState",
-    "Refused", "RestoreShown", "TentativeMoves", "TurnCommitted", "Uncertain", "UncertainScope",
-    "VisionState", "WarningCleared", "describe_space",
+    "DieRolled", "DrawAgreed", "Ending", "Event", "FirstMoverChosen", "Fix", "GameResigned",
+    "GameStarted", "GameWon", "IllegalChange", "Occluded", "RecoveryOffered", "Referee",
+    "RefereeConfig", "RefereeError", "RefereeState", "Refused", "RestoreShown",
+    "TentativeMoves", "TurnCommitted", "Uncertain", "UncertainScope", "VisionState",
+    "WarningCleared", "describe_space",
 ]

@@ -51,9 +51,12 @@ from companion.referee.events import (
     CommitUndone,
     CorrectionAccepted,
     DieRolled,
+    DrawAgreed,
+    Ending,
     Event,
     FirstMoverChosen,
     Fix,
+    GameResigned,
     GameStarted,
     GameWon,
     IllegalChange,
@@ -136,10 +139,16 @@ class RefereeState:
     restore: tuple[Fix, ...] = ()
     winner: Side | None = None
     can_undo: bool = False
+    ending: Ending | None = None  # how the game ended (None: it goes on)
 
     @property
     def illegal(self) -> bool:
         return self.verdict is not None and not self.verdict.legal
+
+    @property
+    def over(self) -> bool:
+        """Won, resigned or drawn: nothing on the mat is judged any more."""
+        return self.ending is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +237,7 @@ class Referee:
         self._recovery_offered = False
         self._restore: tuple[Fix, ...] = ()
         self._winner: Side | None = start.winner()
+        self._ending: Ending | None = None if self._winner is None else Ending.RULE
         self._opponent_commit_armed = True
 
     # --- public API ----------------------------------------------------------------------
@@ -245,7 +255,8 @@ class Referee:
             verdict=self._verdict, expected=self._expected, tentative=turn.moves,
             pole_markers_left=turn.pole_markers_left, port_markers_left=turn.port_markers_left,
             uncertain=self._uncertain, recovery_offered=self._recovery_offered,
-            restore=self._restore, winner=self._winner, can_undo=bool(self._history))
+            restore=self._restore, winner=self._winner, can_undo=bool(self._history),
+            ending=self._ending)
 
     def new_game(self, start: Position | None = None, *, t: float | None = None
                  ) -> list[Event]:
@@ -270,7 +281,7 @@ class Referee:
         pos = self._coerce(position)
         low = self._low_confidence(pos, confidences)  # bad input raises even after a win
         self._last_obs = (pos, None if confidences is None else dict(confidences))
-        if self._winner is not None:
+        if self._ending is not None:
             return []  # the game is over: nothing on the mat is judged any more
         events: list[Event] = []
         if low and self._unsure_settled(pos, tuple(name for name, _ in low), t):
@@ -309,7 +320,7 @@ class Referee:
     def observe_occluded(self, t: float) -> list[Event]:
         """A hand (or an arm, a sleeve) over the mat."""
         t = self._clock(t)
-        if self._winner is not None or self._vision is VisionState.OCCLUDED:
+        if self._ending is not None or self._vision is VisionState.OCCLUDED:
             return []
         self._vision, self._uncertain = VisionState.OCCLUDED, ()
         return self._emit([Occluded(t)])
@@ -326,7 +337,7 @@ class Referee:
     def tick(self, t: float) -> list[Event]:
         """Time passes with nothing new seen: recovery may be due."""
         t = self._clock(t)
-        if self._winner is not None:
+        if self._ending is not None:
             return []
         return self._emit(self._recovery_due(t))
 
@@ -344,10 +355,14 @@ class Referee:
     def undo_last_commit(self, t: float | None = None) -> list[Event]:
         """Reopen the last committed turn; the board seen now is judged from its start."""
         t = self._clock(t)
+        if self._ending in (Ending.RESIGNATION, Ending.AGREEMENT):
+            # the players' word ends the match in the log: it is not taken back
+            return self._emit([Refused(t, "undo", f"{self._over_words()}; start a new game")])
         if not self._history:
             return self._emit([Refused(t, "undo", "no committed turn to undo")])
         c = self._history.pop()
         self._turn_start, self._prefix, self._winner = c.start, c.prefix, None
+        self._ending = None
         self._expected, self._expected_turn = c.board, c.turn
         self._disagree_since, self._recovery_offered, self._restore = None, False, ()
         self._opponent_commit_armed = False
@@ -384,6 +399,24 @@ class Referee:
             return self._emit([Refused(t, "show_restore", why or "nothing seen yet")])
         self._restore = self._fixes(self._seen)
         return self._emit([RestoreShown(t, self._restore)])
+
+    def resign(self, side: Side, t: float) -> list[Event]:
+        """``side`` resigns (either side may, whoever is to move): the other side wins."""
+        t = self._clock(t)
+        side = Side.parse(side)  # a PositionError (ValueError) names a bad side
+        if self._ending is not None:
+            return self._emit([Refused(t, "resign", self._over_words())])
+        self._winner, self._ending = side.opponent, Ending.RESIGNATION
+        self._restore = ()
+        return self._emit([GameResigned(t, side)])
+
+    def agree_draw(self, t: float) -> list[Event]:
+        """Both players agree to a draw."""
+        t = self._clock(t)
+        if self._ending is not None:
+            return self._emit([Refused(t, "draw", self._over_words())])
+        self._ending, self._restore = Ending.AGREEMENT, ()
+        return self._emit([DrawAgreed(t)])
 
     def die_rolled(self, value: int, source: str = "bridge", *, t: float, sides: int = 6
                    ) -> list[Event]:
@@ -460,7 +493,7 @@ class Referee:
             events = [FirstMoverChosen(t, nxt.to_move)]
         else:
             events = self._commit(CommitBy.OPPONENT, t)
-            if self._winner is not None:
+            if self._ending is not None:
                 return events
         return events + self._legal(pos, expl, t)
 
@@ -482,7 +515,7 @@ class Referee:
         self._opponent_commit_armed = True
         winner = board.winner()
         if winner is not None:
-            self._winner = winner
+            self._winner, self._ending = winner, Ending.RULE
             events.append(GameWon(t, winner, board))
         return events
 
@@ -502,8 +535,8 @@ class Referee:
     # --- checks and input ----------------------------------------------------------------
 
     def _why_not_commit(self, by: CommitBy = CommitBy.TABLET) -> str | None:
-        if self._winner is not None:
-            return f"the game is over: {self._winner.value} won"
+        if self._ending is not None:
+            return self._over_words()
         if by is CommitBy.RECORDING:
             # Nobody can look again after the recording's end: the last board seen clearly
             # and judged legal is the turn's end, unless the last judgement was illegal.
@@ -520,8 +553,8 @@ class Referee:
         return None
 
     def _why_not_seen(self, what: str) -> str | None:
-        if self._winner is not None:
-            return f"the game is over: {self._winner.value} won"
+        if self._ending is not None:
+            return self._over_words()
         if self._vision is VisionState.OCCLUDED:
             return f"a hand is over the mat: {what} once the board is clear"
         if self._vision is VisionState.UNCERTAIN:
@@ -529,6 +562,15 @@ class Referee:
         if self._seen is None:
             return "nothing seen yet"
         return None
+
+    def _over_words(self) -> str:
+        if self._ending is Ending.AGREEMENT:
+            return "the game is over: drawn by agreement"
+        assert self._winner is not None
+        if self._ending is Ending.RESIGNATION:
+            return (f"the game is over: {self._winner.opponent.value} resigned, "
+                    f"{self._winner.value} won")
+        return f"the game is over: {self._winner.value} won"
 
     def _clock(self, t: float | None) -> float:
         if t is None:

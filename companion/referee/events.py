@@ -43,6 +43,14 @@ class CommitBy(enum.Enum):
                 "recording_ended": "the end of the recording"}[self.value]
 
 
+class Ending(enum.Enum):
+    """How a game ended: by the rules, or by the players' word (the match log keeps it)."""
+
+    RULE = "rule"  # all four Poles on their Goal Telepads in a committed turn
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"  # a draw both players agreed to
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     """One space to set right: what the referee expects there and what vision sees."""
@@ -300,6 +308,44 @@ class GameWon:
 
 
 @dataclass(frozen=True, slots=True)
+class GameResigned:
+    """``side`` resigned: the other side wins."""
+
+    t: float
+    side: Side
+
+    EVENT: ClassVar[str] = "game_resigned"
+    LABEL: ClassVar[str] = "RESIGN"
+
+    @property
+    def winner(self) -> Side:
+        return self.side.opponent
+
+    def describe(self) -> str:
+        return f"{self.side.value} resigns: {self.winner.value} wins"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.EVENT, "t": self.t, "side": self.side.value,
+                "winner": self.winner.value}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAgreed:
+    """Both players agreed to a draw."""
+
+    t: float
+
+    EVENT: ClassVar[str] = "draw_agreed"
+    LABEL: ClassVar[str] = "DRAW"
+
+    def describe(self) -> str:
+        return "the players agree to a draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.EVENT, "t": self.t}
+
+
+@dataclass(frozen=True, slots=True)
 class DieRolled:
     t: float
     value: int
@@ -391,7 +437,7 @@ class Refused:
     """A button that cannot act now (End turn on an illegal board, undo with nothing to undo)."""
 
     t: float
-    action: str  # "end_turn" | "accept_board" | "show_restore" | "undo"
+    action: str  # "end_turn" | "accept_board" | "show_restore" | "undo" | "resign" | "draw"
     reason: str
 
     EVENT: ClassVar[str] = "refused"
@@ -406,16 +452,17 @@ class Refused:
 
 Event = (GameStarted | FirstMoverChosen | TentativeMoves | IllegalChange | WarningCleared
          | Occluded | Uncertain | BoardSettled | TurnCommitted | CommitUndone | GameWon
-         | DieRolled | RecoveryOffered | CorrectionAccepted | RestoreShown | Refused)
+         | GameResigned | DrawAgreed | DieRolled | RecoveryOffered | CorrectionAccepted
+         | RestoreShown | Refused)
 
 EVENT_TYPES: tuple[type, ...] = (
     GameStarted, FirstMoverChosen, TentativeMoves, IllegalChange, WarningCleared, Occluded,
-    Uncertain, BoardSettled, TurnCommitted, CommitUndone, GameWon, DieRolled, RecoveryOffered,
-    CorrectionAccepted, RestoreShown, Refused)
+    Uncertain, BoardSettled, TurnCommitted, CommitUndone, GameWon, GameResigned, DrawAgreed,
+    DieRolled, RecoveryOffered, CorrectionAccepted, RestoreShown, Refused)
 
 __all__ = [
     "EVENT_TYPES", "SCHEMA", "BoardSettled", "CommitBy", "CommitUndone", "CorrectionAccepted",
-    "DieRolled", "Event", "FirstMoverChosen", "Fix", "GameStarted", "GameWon", "IllegalChange",
-    "Occluded", "RecoveryOffered", "Refused", "RestoreShown", "TentativeMoves", "TurnCommitted",
-    "Uncertain", "WarningCleared",
+    "DieRolled", "DrawAgreed", "Ending", "Event", "FirstMoverChosen", "Fix", "GameResigned",
+    "GameStarted", "GameWon", "IllegalChange", "Occluded", "RecoveryOffered", "Refused",
+    "RestoreShown", "TentativeMoves", "TurnCommitted", "Uncertain", "WarningCleared",
 ]

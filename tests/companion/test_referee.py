@@ -30,8 +30,11 @@ from companion.referee import (
     CommitUndone,
     CorrectionAccepted,
     DieRolled,
+    DrawAgreed,
+    Ending,
     Event,
     FirstMoverChosen,
+    GameResigned,
     GameStarted,
     GameWon,
     IllegalChange,
@@ -395,6 +398,51 @@ def test_win_on_commit() -> None:
     assert ref.state.winner is None
 
 
+def test_resigning_ends_the_game_for_the_other_side() -> None:
+    """Issue 21: either side may resign, whoever is to move; the other side wins, nothing on
+    the mat is judged after, and a resignation is not undone (the log has finished the
+    match): a new game is the way on."""
+    ref = Referee()
+    ref.observe(START, t=0.0)
+    after = board("Pd1-d3")
+    ref.observe(after, t=1.0)
+    ref.end_turn(t=2.0)
+    ev = only(ref.resign(Side.SOUTH, t=3.0), GameResigned)  # north is to move
+    assert ev.side is Side.SOUTH and ev.winner is Side.NORTH
+    assert ev.to_json() == {"event": "game_resigned", "t": 3.0, "side": "south",
+                            "winner": "north"}
+    state = ref.state
+    assert state.winner is Side.NORTH and state.ending is Ending.RESIGNATION and state.over
+    assert ref.observe(after, t=4.0) == [] and ref.tick(t=4.5) == []
+    assert "south resigned" in only(ref.end_turn(t=5.0), Refused).reason
+    assert "start a new game" in only(ref.undo_last_commit(t=6.0), Refused).reason
+    assert "over" in only(ref.resign(Side.NORTH, t=7.0), Refused).reason
+    assert "over" in only(ref.agree_draw(t=7.5), Refused).reason
+    ref.new_game(t=8.0)
+    assert not ref.state.over and ref.state.winner is None
+
+
+def test_an_agreed_draw_ends_the_game_without_a_winner() -> None:
+    """Issue 21: the players may agree a draw: the game is over, nobody won."""
+    ref = Referee()
+    ref.observe(START, t=0.0)
+    ev = only(ref.agree_draw(t=1.0), DrawAgreed)
+    assert ev.to_json() == {"event": "draw_agreed", "t": 1.0}
+    assert ref.state.over and ref.state.winner is None and ref.state.ending is Ending.AGREEMENT
+    assert "drawn by agreement" in only(ref.end_turn(t=2.0), Refused).reason
+    assert "drawn by agreement" in only(ref.resign(Side.NORTH, t=3.0), Refused).reason
+
+
+def test_a_win_by_the_rules_is_its_ending_until_undone() -> None:
+    """Issue 21: a win on commit ends the game by the rules; its undo reopens it."""
+    ref = Referee(NEAR_WIN)
+    ref.observe(board("Pf7-f8", start=NEAR_WIN), t=1.0)
+    ref.end_turn(t=2.0)
+    assert ref.state.ending is Ending.RULE
+    ref.undo_last_commit(t=3.0)
+    assert ref.state.ending is None and not ref.state.over
+
+
 def test_win_by_opponent_starting_to_move() -> None:
     """A winning turn committed by the other side moving still wins."""
     ref = Referee(NEAR_WIN)
@@ -533,6 +581,10 @@ def test_every_event_type_round_trips_to_json_in_one_game() -> None:
     ref.new_game(NEAR_WIN, t=23.0)
     ref.observe(board("Pf7-f8", start=NEAR_WIN), t=24.0)
     ref.end_turn(t=25.0)                                             # GameWon
+    ref.new_game(t=26.0)
+    ref.resign(Side.NORTH, t=27.0)                                   # GameResigned
+    ref.new_game(t=28.0)
+    ref.agree_draw(t=29.0)                                           # DrawAgreed
     assert {type(e) for e in log} == set(EVENT_TYPES)
     for e in log:
         doc = json.loads(json.dumps(e.to_json()))

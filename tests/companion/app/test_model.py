@@ -157,6 +157,22 @@ def test_win_banner_and_goal_highlight() -> None:
     assert screen.move_list_text == "1. South: Pf7-f8"  # no turn in play after a win
 
 
+def test_resignation_and_agreed_draw_banners() -> None:
+    """Issue 21: a game ended by a resignation or an agreed draw (from the terminal's keys)
+    shows so in the app too: who won and why, or the draw; no turn in play after it."""
+    shown = Shown()
+    shown.session.observe(after(START, "Pd1-d3"))
+    shown.session.resign(Side.SOUTH)
+    screen = shown.screen
+    assert screen.banner.title == "North wins!" and "South resigned" in screen.banner.body
+    assert screen.headline == "North won" and screen.move_list_text == ""
+    shown.session.new_game()
+    shown.session.agree_draw()
+    screen = shown.screen
+    assert screen.banner.title == "Drawn by agreement" and screen.winner is None
+    assert screen.headline == "Drawn by agreement" and screen.highlights.win == ()
+
+
 def test_links_and_die() -> None:
     shown = Shown()
     shown.session.set_links(Links(Link.OK, Link.LOST, "camera 0"))

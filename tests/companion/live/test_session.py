@@ -18,11 +18,20 @@ import pytest
 
 from companion.live.api import Link, SessionLike, Update
 from companion.live.board import RecordingBoard
+from companion.live.lights import DEFAULT_SCHEME
 from companion.live.recorder import open_store
 from companion.live.session import Session, SessionError
 from companion.live.sighting import Sighting, Vision
 from companion.live.textlog import TextLog, describe_lights
-from companion.matchlog import DieRoll, DieSource, IllegalMove, MatchStore, Resolution, Result
+from companion.matchlog import (
+    TERMINATION_TAG,
+    DieRoll,
+    DieSource,
+    IllegalMove,
+    MatchStore,
+    Resolution,
+    Result,
+)
 from companion.matchlog.export import export_text, import_text
 from companion.referee import (
     BoardSettled,
@@ -39,7 +48,7 @@ from companion.referee import (
     VisionState,
     WarningCleared,
 )
-from companion.rules.teleporters import Position, end_turn, parse_move, play
+from companion.rules.teleporters import Position, Side, end_turn, parse_move, play
 from companion.sim.demo import SCENE, calibrate_table
 from firmware_bridge.colors import Color
 from vision.gate import GateState
@@ -202,6 +211,49 @@ def test_a_win_finishes_the_match_with_its_result(store: MatchStore) -> None:
     assert set(board.board) == {"c8", "d8", "e8", "f8"}  # the winner's Goal Telepads
     match = store.get_match(session.match_id)
     assert match.result is Result.SOUTH and match.finished
+
+
+def test_a_resignation_finishes_the_match_and_lights_the_winner(store: MatchStore) -> None:
+    """Issue 21: a resignation is stored as the other side's win, by resignation; the board
+    lights the winner's side and no markers."""
+    session, board, _ = session_with(store, players={"south": "Ann", "north": "Ben"})
+    session.observe(START, t=0.0)
+    session.resign(Side.SOUTH)
+    match = store.get_match(session.match_id)
+    assert match.result is Result.NORTH and match.tags[TERMINATION_TAG] == "resignation"
+    assert board.status_leds["turn_2"] is DEFAULT_SCHEME.win  # north's side LED
+    assert board.status_leds["turn_1"] is Color.OFF
+
+
+def test_an_agreed_draw_finishes_the_match_drawn(store: MatchStore) -> None:
+    """Issue 21: an agreed draw is stored as a draw, by agreement; the board shows no move."""
+    session, board, _ = session_with(store)
+    session.observe(START, t=0.0)
+    session.observe(AFTER_D3, t=1.0)
+    session.agree_draw()
+    match = store.get_match(session.match_id)
+    assert match.result is Result.DRAW and match.tags[TERMINATION_TAG] == "agreement"
+    assert board.board == {}
+
+
+def test_an_undone_win_reopens_the_match_and_keeps_recording(store: MatchStore) -> None:
+    """Issue 21 (nothing recorded is lost): a winning turn undone at the table reopens the
+    logged match, so the turns after it are recorded, not left waiting for ever."""
+    session, _, _ = session_with(store, start=NEAR_WIN)
+    session.observe(NEAR_WIN, t=0.0)
+    won, _ = play(NEAR_WIN, parse_move("Pe6-e8"))
+    session.observe(won, t=3.0)
+    session.end_turn()
+    assert store.get_match(session.match_id).tags[TERMINATION_TAG] == "rule"
+    session.undo_last_commit()
+    match = store.get_match(session.match_id)
+    assert match.result is None and TERMINATION_TAG not in match.tags
+    other, _ = play(NEAR_WIN, parse_move("Pe6-e7"))
+    session.observe(other, t=5.0)
+    session.end_turn()
+    assert session.unrecorded_turns == 0 and session.log_problem == ""
+    assert [t.moves for t in store.get_match(session.match_id).turns] == [
+        ("Pe6-e8",), ("Pe6-e7",)]
 
 
 def test_an_undone_commit_keeps_the_log_replayable(store: MatchStore) -> None:

@@ -14,8 +14,9 @@ import cv2
 import pytest
 
 from companion.commands.main import main
-from companion.matchlog import MatchId, MatchStore
+from companion.matchlog import MatchId, MatchStore, Result, Termination
 from companion.matchlog.export import export_text
+from companion.rules.teleporters import Position
 from tests.companion.matchlog.helpers import random_match, record
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -72,6 +73,29 @@ def test_show_prints_turns_events_and_the_final_position_and_draws_pngs(
     assert image is not None and image.shape[0] > 400 and image.shape[1] > 400
     plot = cv2.imread(str(timeline))
     assert plot is not None and plot.shape[:2] == (420, 960)
+
+
+@pytest.mark.parametrize(("result", "how", "said"), [
+    (Result.NORTH, Termination.RESIGNATION, "north won by resignation"),
+    (Result.DRAW, Termination.AGREEMENT, "draw by agreement"),
+    (Result.SOUTH, Termination.RULE, "south won (all four Poles on the Goal Telepads)"),
+])
+def test_show_says_how_a_finished_match_ended(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], result: Result,
+        how: Termination, said: str) -> None:
+    """Issue 21: `matches show` prints the result and how it came (a win by the rules, a
+    resignation, an agreed draw), and `list` has no "*" for it; the Termination tag travels
+    in exports."""
+    path = tmp_path / "m.sqlite3"
+    with MatchStore(path) as store:
+        mid = store.begin_match(Position.start(), {"south": "Ann", "north": "Ben"})
+        store.finish_match(mid, result, how=how)
+        assert "[Termination " in export_text(store.get_match(mid))
+    assert main(["matches", "show", str(mid), "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f": {said}\n" in out and "Termination:" not in out
+    assert main(["matches", "list", "--db", str(path)]) == 0
+    assert " * " not in capsys.readouterr().out
 
 
 def test_export_then_import_adds_the_same_match(db: Path, tmp_path: Path,
