@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from companion.commands.options import path_text
+from companion.commands.options import path_text, player_name
 from companion.matchlog.store import ENV_VAR, default_db_path
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2  # 1: a verdict (illegal, not solved)
@@ -26,6 +26,24 @@ def add_calibration_source(parser: argparse.ArgumentParser, first: str) -> None:
     parser.add_argument("--south-at", choices=["bottom", "top", "left", "right"],
                         default="bottom", help="without --profile: the image edge nearest "
                         "south's Home row (default bottom)")
+
+
+def add_sides(parser: argparse.ArgumentParser) -> None:
+    """--first (the side that moves first), --south and --north (the players' names), as
+    every command that referees a game takes them (``run``, ``referee``)."""
+    parser.add_argument("--first", choices=["south", "north"],
+                        help="the side that moves first (default south, or the start "
+                        "position's; the referee also notices when the other side does)")
+    parser.add_argument("--south", type=player_name, metavar="NAME",
+                        help="the name of the player of south (kept in the match log)")
+    parser.add_argument("--north", type=player_name, metavar="NAME",
+                        help="the name of the player of north")
+
+
+def players_of(args: argparse.Namespace) -> dict[str, str]:
+    """Side -> player name, of the sides --south and --north named."""
+    return {side: name for side in ("south", "north")
+            if (name := getattr(args, side, None)) is not None}
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:

@@ -63,6 +63,24 @@ def path_text(text: str) -> str:
     return text
 
 
+MAX_PLAYER_NAME = 100  # characters: a name is printed in lists and prompts
+
+
+def player_name(text: str) -> str:
+    """A player's name: stripped, 1 to ``MAX_PLAYER_NAME`` characters, none of them a
+    control character (a name reaches the terminal and the match log's exports)."""
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError("a player's name needs a character that is not a space")
+    if len(name) > MAX_PLAYER_NAME:
+        raise argparse.ArgumentTypeError(
+            f"{name[:20]!r}...: a player's name has at most {MAX_PLAYER_NAME} characters")
+    if not name.isprintable():
+        raise argparse.ArgumentTypeError(f"{name!r}: a player's name cannot hold control "
+                                         "characters")
+    return name
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"

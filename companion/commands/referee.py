@@ -33,6 +33,8 @@ from companion.commands.common import (
     EXIT_OK,
     add_calibration_source,
     add_db_argument,
+    add_sides,
+    players_of,
 )
 from companion.commands.options import finite
 from companion.errors import UserError
@@ -95,9 +97,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="frame rate of a folder of images (default 10; a video has its own)")
     ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
     ref.add_argument("--game", choices=GAMES, default="teleporters")
-    ref.add_argument("--first", choices=["south", "north"],
-                     help="the side that moves first (default south, or --start's; the referee "
-                     "also notices when the other side does)")
+    add_sides(ref)
     ref.add_argument("--start", metavar="POSITION",
                      help="the board when the recording begins, JSON or text (default the "
                      "set-up; needs --profile)")
@@ -115,7 +115,7 @@ def _cmd_referee(args: argparse.Namespace) -> int:
         args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
         first=args.first, south_at=args.south_at, accept_after=args.accept_after,
         start=None if args.start is None else _read_position(args.start),
-        empty=args.empty)
+        empty=args.empty, players=players_of(args))
     if summary.interrupted:
         return EXIT_INTERRUPTED
     if summary.unrecorded:  # never report success for work not done

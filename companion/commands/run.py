@@ -9,12 +9,19 @@ whose frames are not the size the profile was calibrated at (or the empty-mat ph
 board port that cannot be opened, a match store that cannot be used, no start position to
 calibrate from. Once running, a camera or board that goes away is shown on the status line
 and picked up again when it is back.
+
+Without the app (``--headless``) the terminal is the tablet: keys end the turn, undo, take
+back, accept a warning, resign, agree a draw, start a new game and quit
+(:mod:`companion.live.keys`), read in a thread of their own so the camera never waits. The
+result (a win by the rules, a resignation, an agreed draw) goes into the match log; a run
+stopped mid-game keeps every committed turn, the match unfinished.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from companion.commands.camera import CameraSpec, Opener
@@ -24,6 +31,8 @@ from companion.commands.common import (
     EXIT_OK,
     add_calibration_source,
     add_db_argument,
+    add_sides,
+    players_of,
 )
 from companion.commands.front_end import app_unless_headless
 from companion.commands.opening import (
@@ -36,10 +45,12 @@ from companion.commands.opening import (
 from companion.commands.options import camera as camera_option
 from companion.errors import UserError
 from companion.live.board import BoardLink
+from companion.live.keys import HELP, KeyPad, KeyReader
 from companion.live.recorder import open_store
 from companion.live.session import Session
 from companion.live.textlog import TextLog
 from companion.matchlog import MatchLogError, MatchStore
+from companion.rules.teleporters import Position, Side
 from vision.sources import CameraSource
 
 
@@ -59,24 +70,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run.add_argument("--bridge", default="auto", metavar="PORT|auto|none",
                      help="the LED/die board's serial port (default auto: found by USB id)")
     add_db_argument(run)
+    add_sides(run)
     run.add_argument("--headless", action="store_true",
-                     help="print the events as text instead of opening the app")
+                     help="print the events as text instead of opening the app; keys in the "
+                     "terminal (or lines on stdin) end the turn, undo, take back, accept, "
+                     "resign, agree a draw: ? lists them")
     run.set_defaults(func=_cmd_run)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
                     db=args.db, headless=args.headless, empty=args.empty,
-                    south_at=args.south_at)
+                    south_at=args.south_at, players=players_of(args),
+                    first=None if args.first is None else Side(args.first))
 
 
 def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: str = "auto",
              db: str | None = None, headless: bool = False, out: TextIO | None = None,
              opener: Opener | None = None, empty: str | None = None,
-             south_at: str = "bottom") -> int:
-    """Referee a real game until the window is closed (or Ctrl-C, headless); 0 then.
-    Without ``profile`` the mat is calibrated from the camera (``empty``: an empty-mat photo
-    to calibrate with). Raises :class:`UserError` for what cannot be used."""
+             south_at: str = "bottom", players: Mapping[str, str] | None = None,
+             first: Side | None = None, keys: TextIO | None = None) -> int:
+    """Referee a real game until the window is closed (headless: the quit key, or Ctrl-C:
+    130); 0 then. Without ``profile`` the mat is calibrated from the camera (``empty``: an
+    empty-mat photo to calibrate with). ``players``: side -> name; ``first``: the side that
+    moves first (default south). Headless, keys are read from ``keys`` (default stdin).
+    Raises :class:`UserError` for what cannot be used."""
     out = out or sys.stdout
     spec = camera if isinstance(camera, CameraSpec) else CameraSpec.numbered(camera)
 
@@ -114,9 +132,14 @@ def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: st
             say("stopped before the game began")
             return EXIT_INTERRUPTED
         raise
+    start = Position.start()
+    if first is not None:
+        start = start.replace(to_move=first)
     session = Session.from_profile(prof, source=source, board=board, store=store,
+                                   start=start, players=players,
                                    log_note="" if store is not None else "not recording")
     stopped = False
+    reader: KeyReader | None = None
     try:
         if app is not None:
             session.start()
@@ -125,14 +148,30 @@ def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: st
             how = profile if profile is not None else "the mat calibrated at the start"
             say(f"refereeing from {spec.name} with {how}; Ctrl-C stops")
             session.on_update(TextLog(out))
+            reader = _key_reader(KeyPad(session, say, players), keys or sys.stdin, say)
             try:
                 session.run()
             except KeyboardInterrupt:  # what was committed is kept, the match resumable
                 say("stopped")
                 stopped = True
     finally:
+        if reader is not None:
+            reader.stop()  # the terminal as it was, before anything else is said
         session.close()
     return _unrecorded(session, EXIT_INTERRUPTED if stopped else EXIT_OK)
+
+
+def _key_reader(pad: KeyPad, keys: TextIO, say: Callable[[str], None]) -> KeyReader | None:
+    """The keys' reader on ``keys``, started, with the keys listed; None (said) where
+    ``keys`` cannot be read (closed, no file descriptor): Ctrl-C still stops."""
+    try:
+        reader = KeyReader(pad, keys.fileno())
+        reader.start()
+    except (OSError, ValueError) as exc:  # io.UnsupportedOperation is both
+        say(f"no keys: stdin cannot be read ({exc})")
+        return None
+    say(HELP)
+    return reader
 
 
 def _unrecorded(session: Session, otherwise: int) -> int:

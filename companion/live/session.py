@@ -191,7 +191,7 @@ class Session:
         (Refused, with why) until the log takes them. A recording's end still commits."""
         def end(t: float) -> list[Event]:
             rec = self._recorder
-            pressed = source in (CommitBy.TABLET, CommitBy.BRIDGE, "tablet", "bridge")
+            pressed = CommitBy(source) in (CommitBy.TABLET, CommitBy.KEYBOARD, CommitBy.BRIDGE)
             if rec is not None and rec.waiting_turns and pressed:
                 rec.flush(t, now=True)  # a player's press is worth a try at once
                 if rec.waiting_turns:
@@ -240,6 +240,11 @@ class Session:
                 rec.store.record_event(rec.match_id, Note(text), at=rec.at(self._t))
             except (MatchLogError, OSError) as exc:
                 rec.problem = f"match log stopped: {exc}"
+
+    def stop(self) -> None:
+        """End the frame loop after the frame in hand (quit at the terminal); what was
+        committed is kept. :meth:`close` still closes the source, board and store."""
+        self._stop.set()
 
     def close(self) -> None:
         """Stop the frame loop and close the source, the board and the store (after a last

@@ -32,13 +32,15 @@ class CommitBy(enum.Enum):
     is a button (tablet or board), or the opponent starting to move."""
 
     TABLET = "tablet"
+    KEYBOARD = "keyboard"  # the End turn key of `companion run` in a terminal
     BRIDGE = "bridge"
     OPPONENT = "opponent_moved"
     RECORDING = "recording_ended"  # refereeing a recording: its last turn ends with it
 
     @property
     def words(self) -> str:
-        return {"tablet": "End turn on the tablet", "bridge": "the board's button",
+        return {"tablet": "End turn on the tablet", "keyboard": "the End turn key",
+                "bridge": "the board's button",
                 "opponent_moved": "the opponent starting to move",
                 "recording_ended": "the end of the recording"}[self.value]
 

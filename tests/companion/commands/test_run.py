@@ -18,7 +18,7 @@ from companion.commands.opening import open_camera
 from companion.commands.run import run_live
 from companion.errors import UserError
 from companion.matchlog import MatchStore
-from companion.rules.teleporters import Position, parse_move, play
+from companion.rules.teleporters import Position, Side, parse_move, play
 from companion.sim.demo import SCENE, calibrate_table
 from vision.simtable import render
 
@@ -179,3 +179,142 @@ def test_ctrl_c_while_calibrating_from_the_camera_stops_cleanly(tmp_path: Path) 
                     out=out, opener=lambda _: capture) == 130
     assert out.getvalue().rstrip().endswith("stopped before the game began")
     assert not capture.opened
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 21: a finished `run` in the terminal: names, first mover, keys, the result stored
+
+
+def keyed_script(start: np.ndarray, after: np.ndarray, send: Any,
+                 keys: list[str]) -> list[tuple[np.ndarray, Any]]:
+    """Frames: the start, Pd1-d3 made; then each of ``keys`` sent, with 15 frames (0.6 s)
+    after each for the reader to press it and the referee to answer."""
+    script: list[tuple[np.ndarray, Any]] = [(start, None)] * 15 + [(after, None)] * 15
+    for key in keys:
+        script += [(after, lambda key=key: send(key))] + [(after, None)] * 15
+    return script
+
+
+def test_a_terminal_run_is_played_resigned_and_its_result_shown(
+        profile_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: "A `run` match in the terminal is played, resigned, and shows its result in
+    `matches show`. A test drives the keys." Keys come as lines (stdin not a terminal):
+    e ends south's turn, r + n resigns north after a refused draw offer; q quits (exit 0).
+    The players' names and the first mover are taken from the command line."""
+    import os
+
+    start = render(START.to_json(), SCENE.with_(seed=901)).image
+    after = render(AFTER_D3.to_json(), SCENE.with_(seed=902)).image
+    db = tmp_path / "m.sqlite3"
+    read_end, write_end = os.pipe()
+    keys = os.fdopen(read_end, "r")
+
+    def send(text: str) -> None:
+        os.write(write_end, text.encode() + b"\n")
+
+    script = keyed_script(start, after, send, ["e", "draw", "no", "resign north", "q"])
+    out = io.StringIO()
+    try:
+        assert run_live(camera=0, profile=profile_path, bridge="none", db=str(db),
+                        headless=True, out=out, opener=lambda _: FakeCapture(script),
+                        players={"south": "Ann", "north": "Ben"}, first=Side.SOUTH,
+                        keys=keys) == 0
+    finally:
+        keys.close()
+        os.close(write_end)
+    text = out.getvalue()
+    assert "keys: e end turn" in text
+    assert "committed by the End turn key: Pd1-d3" in text
+    assert "draw: cancelled" in text
+    assert "who resigns? s = south (Ann), n = north (Ben)" in text
+    assert "RESIGN    north resigns: south wins" in text
+    assert "quitting" in text
+    with MatchStore(db) as store:
+        (summary,) = store.list_matches()
+        assert summary.result is not None and summary.result.value == "south"
+        match = store.get_match(summary.id)
+        assert dict(match.players) == {"south": "Ann", "north": "Ben"}
+        assert [t.moves for t in match.turns] == [("Pd1-d3",)]
+    assert main(["matches", "show", str(summary.id), "--db", str(db)]) == 0
+    shown = capsys.readouterr().out
+    assert "Ann (south) v Ben (north)" in shown and ": south won by resignation\n" in shown
+    assert main(["matches", "list", "--db", str(db)]) == 0
+    assert " * " not in capsys.readouterr().out  # a match that ends leaves no "*"
+
+
+def test_keys_at_a_terminal_act_at_once_and_the_terminal_is_given_back(
+        profile_path: str, tmp_path: Path) -> None:
+    """Issue 21: at a terminal (a pty here) each key acts as pressed, without Enter: e ends
+    the turn, d + y agrees a draw, q quits; the terminal's mode is restored after. North
+    moves first (--first north), so south's Pd1-d3 is north's opponent starting."""
+    import os
+    import pty
+    import termios
+
+    start = render(START.to_json(), SCENE.with_(seed=901)).image
+    north = render(play(START.replace(to_move=Side.NORTH), parse_move("Pd8-d6"))[0].to_json(),
+                   SCENE.with_(seed=903)).image
+    db = tmp_path / "m.sqlite3"
+    master, slave = pty.openpty()
+    before = termios.tcgetattr(slave)
+    keys = os.fdopen(slave, "r")
+    script = keyed_script(start, north, lambda k: os.write(master, k.encode()),
+                          ["e", "d", "y", "q"])
+    out = io.StringIO()
+    try:
+        assert run_live(camera=0, profile=profile_path, bridge="none", db=str(db),
+                        headless=True, out=out, opener=lambda _: FakeCapture(script),
+                        first=Side.NORTH, keys=keys) == 0
+        assert termios.tcgetattr(slave) == before
+    finally:
+        keys.close()
+        os.close(master)
+    text = out.getvalue()
+    assert "game started: north to move" in text
+    assert "committed by the End turn key: Pd8-d6" in text
+    assert "DRAW      the players agree to a draw" in text
+    with MatchStore(db) as store:
+        (summary,) = store.list_matches()
+        match = store.get_match(summary.id)
+        assert match.result is not None and match.result.value == "draw"
+        assert match.tags["Termination"] == "agreement"
+
+
+def test_quitting_mid_game_keeps_every_committed_turn(profile_path: str,
+                                                      tmp_path: Path) -> None:
+    """Issue 21: nothing recorded is lost: a run quit (or stopped) mid-game keeps its
+    committed turns, the match unfinished so it can be taken up again."""
+    import os
+
+    start = render(START.to_json(), SCENE.with_(seed=901)).image
+    after = render(AFTER_D3.to_json(), SCENE.with_(seed=902)).image
+    db = tmp_path / "m.sqlite3"
+    read_end, write_end = os.pipe()
+    keys = os.fdopen(read_end, "r")
+    script = keyed_script(start, after, lambda k: os.write(write_end, k.encode() + b"\n"),
+                          ["end turn", "quit"])
+    try:
+        assert run_live(camera=0, profile=profile_path, bridge="none", db=str(db),
+                        headless=True, out=io.StringIO(), keys=keys,
+                        opener=lambda _: FakeCapture(script)) == 0
+    finally:
+        keys.close()
+        os.close(write_end)
+    with MatchStore(db) as store:
+        (summary,) = store.list_matches(unfinished=True)
+        assert [t.moves for t in store.get_match(summary.id).turns] == [("Pd1-d3",)]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--south", "  "], "a player's name needs a character"),
+    (["--north", "Ben\x1b[2J"], "cannot hold control characters"),
+    (["--first", "east"], "invalid choice: 'east'"),
+])
+def test_bad_names_and_first_mover_are_one_line_and_exit_2(
+        argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: player names and the first mover are checked as options: one line, exit 2."""
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--headless", *argv])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
