@@ -41,6 +41,7 @@ from calibration.profile import calibrate
 from companion.live.session import Session
 from companion.live.sighting import Vision
 from companion.matchlog import MatchStore
+from companion.progress import Progress
 from companion.referee import IllegalChange, TentativeMoves, TurnCommitted, VisionState
 from companion.rules.teleporters import Position, TurnState, end_turn, successors
 from companion.sim.demo import SCENE, expose
@@ -106,6 +107,8 @@ def main() -> int:
     # The changes: random legal turns, a move at a time, rendered before timing starts.
     plan: list[tuple[Position, object]] = []  # (board after the move, image) / end of turn
     pos, turn = Position.start(), TurnState()
+    # the bar only on a terminal: a redirected run's stderr stays clean
+    rendering = Progress("rendering the changes", args.changes, unit="change")
     while sum(1 for _, img in plan if img is not None) < args.changes:
         options = list(successors(pos, turn))
         if not options or len(turn.moves) >= rng.choice((1, 2, 3, 4)):
@@ -119,8 +122,8 @@ def main() -> int:
             break
         frame = render(pos.to_json(), scene.with_(seed=len(plan)))
         plan.append((pos, frame.image))
-        print(f"\rrendered {len(plan)} ...", end="", file=sys.stderr)
-    print(file=sys.stderr)
+        rendering.update()
+    rendering.close()
 
     received: list[float] = []
     with VirtualDevice(seed=1, baud=BAUD) as device, tempfile.TemporaryDirectory() as tmp:

@@ -8,6 +8,7 @@ from pathlib import Path
 from companion.commands.common import EXIT_OK
 from companion.commands.options import finite, natural, output_file_or_folder
 from companion.errors import UserError
+from companion.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,14 +59,14 @@ def _cmd_clip(args: argparse.Namespace) -> int:
     out = Path(args.out)
     scene = sample_scene(int(w), int(h), args.tilt, args.azimuth, args.seed)
     clip = make_clip(sample_script(args.robust), scene, args.fps)
+    if out.suffix and out.suffix.lower() not in FOURCC:
+        raise UserError(f"--out {out}: a video is .mp4, .avi, .mkv or .mov; a folder has "
+                        "no suffix")
     try:
-        if out.suffix.lower() in FOURCC:
-            count = write_video(clip.frames(), out, args.fps)
-        elif out.suffix:
-            raise UserError(f"--out {out}: a video is .mp4, .avi, .mkv or .mov; a folder has "
-                           "no suffix")
-        else:
-            count = write_folder(clip.frames(), out)
+        with Progress(f"writing {out.name}", clip.frame_count) as bar:
+            frames = bar.track(clip.frames())
+            count = (write_video(frames, out, args.fps) if out.suffix
+                     else write_folder(frames, out))
     except OSError as exc:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"wrote {out}: {count} frames, {clip.seconds:.1f} s at {args.fps:g} fps, "

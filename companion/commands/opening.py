@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 from companion.commands.camera import CameraSpec, Opener, open_camera_source
 from companion.errors import UserError
 from companion.live.board import BoardLink
+from companion.progress import Progress
 from vision.errors import VisionError
 from vision.sources import CameraSource, Frame, FrameSource, SourceEvent, SourceEventKind
 
@@ -83,11 +85,12 @@ def _small_grey(image: np.ndarray) -> np.ndarray:
 
 def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
                    empty: np.ndarray | None = None,
-                   empty_path: str | None = None) -> tuple[Any, float]:
+                   empty_path: str | None = None,
+                   progress: Progress | None = None) -> tuple[Any, float]:
     """A profile from the first still frames of ``source`` (which must show the start
     position), and the time of the frame used. ``empty``: a photo of the empty mat from the
-    same camera (read from ``empty_path``, named in messages). Raises
-    :class:`UserError`."""
+    same camera (read from ``empty_path``, named in messages). ``progress`` counts the
+    frames read. Raises :class:`UserError`."""
     from calibration.errors import CalibrationError
     from calibration.profile import calibrate, unsure_note
 
@@ -108,6 +111,8 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
             h, w = item.image.shape[:2]
             check_empty_size(empty, empty_path or "given", (w, h), f"{source.name}'s frames")
             sized = True
+        if progress is not None:
+            progress.update()
         grey = _small_grey(item.image)
         if last is None or float(np.mean(np.abs(grey - last))) > STILL_GREY:
             still_since = item.t
@@ -127,7 +132,8 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
             last = None
             continue
         if profile.start_unsure:
-            print(unsure_note(profile), file=sys.stderr)
+            with progress.above() if progress is not None else nullcontext():
+                print(unsure_note(profile), file=sys.stderr)
         return profile, item.t
     if not tried:
         raise UserError(f"{source.name}: no still frame in the first "

@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,6 +44,7 @@ from companion.live.session import Session
 from companion.live.sighting import Vision
 from companion.matchlog import MatchLogError, MatchStore
 from companion.matchlog.model import iso
+from companion.progress import Progress
 from companion.referee import (
     SCHEMA,
     CommitBy,
@@ -73,7 +75,6 @@ from vision.sources import (
 
 ACCEPT_AFTER_S = 15.0  # disagreement this long in a recording: go on from the board as seen
 JUDGE_UNSURE_AFTER_S = 0.4  # the same unsure reading this long: judge it (no one can help)
-PROGRESS_EVERY_S = 0.25
 
 
 
@@ -181,12 +182,16 @@ class Reporter:
         self._lost_since: float | None = None
         self.illegal: list[IllegalChange] = []  # as reported: each wrong board once
         self._last_unsure: tuple[str, ...] = ()
+        self.progress: Progress | None = None  # the bar on stderr, kept off these lines
 
     def _emit(self, doc: dict[str, Any], text: str) -> None:
-        if self.as_json:
-            print(json.dumps({**doc, "schema": SCHEMA}), file=self.out, flush=True)
-        elif text:
-            print(text, file=self.out, flush=True)
+        if not self.as_json and not text:
+            return
+        with self.progress.above() if self.progress is not None else nullcontext():
+            if self.as_json:
+                print(json.dumps({**doc, "schema": SCHEMA}), file=self.out, flush=True)
+            else:
+                print(text, file=self.out, flush=True)
 
     def line(self, t: float, text: str) -> None:
         self._emit({"event": "note", "t": round(t, 3), "text": text},
@@ -238,42 +243,6 @@ class Reporter:
     def skipped(self, t: float, detail: str) -> None:
         self._emit({"event": "skipped", "t": round(t, 3), "reason": detail},
                    f"{clock(t):>8}  frame skipped: {detail}")
-
-
-class Progress:
-    """``frames 1200/5400 (22%)  turns 7  310 fps`` on stderr, redrawn in place; only on a
-    terminal."""
-
-    def __init__(self, err: TextIO, total: int | None) -> None:
-        self.err = err
-        try:
-            self.on = err.isatty()
-        except (ValueError, OSError):
-            self.on = False
-        self.total = total
-        self._t0 = time.monotonic()
-        self._last = 0.0
-        self._width = 0
-
-    def update(self, frames: int, turns: int, force: bool = False) -> None:
-        if not self.on:
-            return
-        now = time.monotonic()
-        if not force and now - self._last < PROGRESS_EVERY_S:
-            return
-        self._last = now
-        rate = frames / max(1e-6, now - self._t0)
-        done = (f"{frames}/{self.total} ({100 * frames / self.total:.0f}%)"
-                if self.total else f"{frames}")
-        text = f"frames {done}  turns {turns}  {rate:.0f} fps"
-        self.err.write("\r" + text.ljust(self._width))
-        self._width = len(text)
-        self.err.flush()
-
-    def done(self) -> None:
-        if self.on and self._width:
-            self.err.write("\r" + " " * self._width + "\r")
-            self.err.flush()
 
 
 # --- the run ---------------------------------------------------------------------------------
@@ -361,7 +330,8 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
         from companion.commands.opening import calibrate_from
 
         try:
-            prof, cal_t = calibrate_from(source, south_at, bare, empty)
+            with Progress("calibrating the mat", err=err) as bar:
+                prof, cal_t = calibrate_from(source, south_at, bare, empty, progress=bar)
         except UserError as exc:
             raise UserError(str(exc)) from None
         finally:
@@ -420,7 +390,8 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
 def _referee_frames(source: FrameSource, session: Session, reporter: Reporter,
                     summary: Summary, size: tuple[int, int], spec: str, err: TextIO) -> None:
     """Every frame of ``source`` through ``session``, until it ends or Ctrl-C."""
-    progress = Progress(err, _frame_total(source))
+    progress = Progress(f"refereeing {Path(spec).name}", _frame_total(source), err=err)
+    reporter.progress = progress
     wall0 = time.monotonic()
     t = 0.0
     try:
@@ -451,11 +422,12 @@ def _referee_frames(source: FrameSource, session: Session, reporter: Reporter,
                                   f"on {', '.join(ev.squares)}: going on from the board as "
                                   "seen")
                     session.accept_board()
-            progress.update(summary.frames, len(summary.turns))
+            progress.set(summary.frames, turns=len(summary.turns))
     except KeyboardInterrupt:
         summary.interrupted = True
     finally:
-        progress.done()
+        reporter.progress = None
+        progress.close()
         summary.seconds = t
         summary.wall_s = time.monotonic() - wall0
 
@@ -509,7 +481,6 @@ def _closing(summary: Summary, session: Session, store: MatchStore | None) -> st
 
 __all__ = [
     "ACCEPT_AFTER_S",
-    "Progress",
     "Reporter",
     "Summary",
     "UserError",

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.commands.main import main
-from companion.commands.referee import Progress, Summary, UserError, clock, referee_recording
+from companion.commands.referee import Summary, UserError, clock, referee_recording
 from companion.matchlog import MatchStore
 from companion.matchlog.model import parse_iso
 from companion.referee import SCHEMA, CommitBy
@@ -288,23 +288,6 @@ def test_ctrl_c_keeps_what_was_committed(clips, tmp_path: Path, monkeypatch) -> 
         match = store.get_match(item.id)
     assert len(match.turns) == len(summary.turns)
     assert any("interrupted" in getattr(e.data, "text", "") for e in match.events)
-
-
-class _Tty(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_bar_only_on_a_terminal() -> None:
-    """Issue 8: a progress bar on stderr, only on a terminal: frames done, turns, speed."""
-    tty = _Tty()
-    bar = Progress(tty, total=200)
-    bar.update(50, 2, force=True)
-    assert "frames 50/200 (25%)  turns 2" in tty.getvalue() and "fps" in tty.getvalue()
-    bar.done()
-    plain = io.StringIO()
-    Progress(plain, total=200).update(50, 2, force=True)
-    assert plain.getvalue() == ""
 
 
 def test_clock() -> None:

@@ -1,0 +1,122 @@
+"""Issue 21: "Progress bars on every long job (`clip`, `referee`, benchmarks, calibration from
+a recording) on stderr, using an established library (tqdm or rich). Events go to stdout."
+And "the referee's progress line is printed over its event lines" no more. Checked with a
+pseudo-terminal as stderr (the bar is drawn) and without one (nothing extra is printed)."""
+
+from __future__ import annotations
+
+import io
+import os
+import pty
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion.commands.main import main
+from companion.commands.referee import referee_recording
+from companion.progress import Progress
+from companion.sim.clips import ClipScript, make_clip, sample_scene, write_folder
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two turns on the simulated table: a short recording, as frames."""
+    script = ClipScript(turns=(("Pd1-d3",), ("Pd8-d6",)))
+    clip = make_clip(script, sample_scene(640, 360, 0.0, 0.0, seed=5))
+    folder = tmp_path_factory.mktemp("rec") / "frames"
+    write_folder(clip.frames(), folder)
+    return folder
+
+
+class Terminal:
+    """A pseudo-terminal: ``file`` writes to it as a program's stderr would, ``text()`` is
+    all that reached the screen (read on a thread, so a long job never blocks on it)."""
+
+    def __init__(self) -> None:
+        self.master, slave = pty.openpty()
+        self.file = os.fdopen(slave, "w", buffering=1)
+        self._got: list[bytes] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:  # the slave side closed
+                return
+            if not chunk:
+                return
+            self._got.append(chunk)
+
+    def text(self) -> str:
+        self.file.close()
+        self._reader.join(timeout=5)
+        os.close(self.master)
+        return b"".join(self._got).decode("utf-8", "replace")
+
+
+def test_the_referee_draws_its_bar_on_a_terminal_and_never_over_an_event_line(
+        recording: Path, tmp_path: Path) -> None:
+    """Issue 21: with stdout and stderr on one terminal, the bar ("refereeing frames",
+    frames done of the total) is drawn on stderr, and wiped before each event line, so no
+    event line is printed after the bar's text."""
+    term = Terminal()
+    referee_recording(str(recording), db=str(tmp_path / "m.sqlite3"), fps=10.0,
+                      out=term.file, err=term.file)
+    screen = term.text()
+    assert "refereeing frames" in screen and "frame/s" in screen
+    lines = [line for line in screen.replace("\r\n", "\n").split("\n") if "COMMIT" in line]
+    assert len(lines) == 2
+    for line in lines:  # what a terminal shows of it: the text after the last return
+        assert "frame/s" not in line.rsplit("\r", 1)[-1], repr(line)
+        assert line.rsplit("\r", 1)[-1].lstrip().startswith("0:"), repr(line)
+
+
+def test_the_referee_prints_nothing_extra_when_stderr_is_not_a_terminal(
+        recording: Path, tmp_path: Path) -> None:
+    """Issue 21: piped or captured, stderr gets no bar (and calibrating says nothing)."""
+    out, err = io.StringIO(), io.StringIO()
+    referee_recording(str(recording), db=str(tmp_path / "m.sqlite3"), fps=10.0,
+                      out=out, err=err)
+    assert err.getvalue() == "" and "COMMIT" in out.getvalue()
+
+
+def test_calibrating_from_a_recording_shows_its_own_bar(recording: Path,
+                                                        tmp_path: Path) -> None:
+    """Issue 21: calibration from a recording's first still frames has a bar too."""
+    term = Terminal()
+    referee_recording(str(recording), db=str(tmp_path / "m.sqlite3"), fps=10.0,
+                      out=io.StringIO(), err=term.file)
+    assert "calibrating the mat" in term.text()
+
+
+def test_clip_shows_a_bar_on_a_terminal_and_nothing_without_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: `companion clip` (110 s without a word before) counts its frames on stderr
+    when it is a terminal; its report stays on stdout."""
+    term = Terminal()
+    monkeypatch.setattr("sys.stderr", term.file)
+    assert main(["clip", "--out", str(tmp_path / "a"), "--size", "320x180", "--fps", "5"]) == 0
+    monkeypatch.undo()
+    screen = term.text()
+    assert "writing a" in screen and "frame/s" in screen
+    assert "wrote " in capsys.readouterr().out
+    assert main(["clip", "--out", str(tmp_path / "b"), "--size", "320x180", "--fps", "5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "wrote " in captured.out
+
+
+def test_a_bar_is_off_where_its_stream_is_no_terminal() -> None:
+    """Issue 21: the bar itself: off (nothing written) for a plain stream; lines printed
+    "above" it go through untouched either way."""
+    plain = io.StringIO()
+    with Progress("job", 10, err=plain) as bar:
+        assert not bar.on
+        for _ in bar.track(range(10)):
+            pass
+        with bar.above():
+            print("event", file=plain)
+    assert plain.getvalue() == "event\n"
