@@ -17,7 +17,7 @@ import os
 import select
 import threading
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.referee import CommitBy
 from companion.rules.teleporters import Side
@@ -154,7 +154,7 @@ class KeyReader:
         self.fd = fd
         self.terminal = os.isatty(fd)
         self._stop = threading.Event()
-        self._saved: list[object] | None = None
+        self._saved: list[Any] | None = None  # termios attributes, as tcgetattr gives them
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
