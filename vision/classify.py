@@ -1501,6 +1501,15 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                 feet(standing, _CONFIG_STATES[best] > 0))
         foot = (footprint >= 1.0) & ~shade_may
         rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
+        # A top read alone over a footprint that cannot tell (coloured like the mat there)
+        # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
+        # part of one is as likely the mat beside a Port lit otherwise than when it was bare
+        # (a glossy print's glare its walls now block).
+        backed = body | cast | (rim >= 1.0) | foot
+        partial = (top_alone & ~both & foot_mute & (top_share < cfg.top_alone_whole)
+                   & ~backed)
+        standing = standing & ~partial
+        conf_pole = np.where(partial, 1.0 - top_share, conf_pole)
         shape = only & ~standing & ((~walls_here & (body | cast | (rim >= 1.0))) | foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)

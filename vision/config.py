@@ -202,6 +202,9 @@ class ClassifyConfig:
     ink_grow: float = 0.03  # spaces round printed ink where a sample may see it (blur)
     pole_share: float = 0.6  # of top samples in a side's colour to see a Pole
     foot_share: float = 0.4  # of its footprint samples that must agree
+    # of top samples in a side's colour to see a Pole by its top alone, where its footprint
+    # is coloured like the mat and no shape of a Pole backs it (6 of 7)
+    top_alone_whole: float = 0.85
     # samples of top and footprint together that must be able to tell, where neither disc
     # has half its own (the rest look as the bare mat and the side's colour alike)
     pole_least_speaking: int = 4

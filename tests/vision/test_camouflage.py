@@ -251,6 +251,32 @@ def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     assert not standing[q]
 
 
+def test_part_of_a_top_over_a_mute_footprint_needs_a_poles_shape() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (a held-out Blender draw:
+    cream pieces on a white glossy laminate under a warm LED strip): where a side's
+    footprint is coloured like the mat and cannot tell, a top read alone stands only when
+    it is whole or a Pole's shape backs it. Five of seven top samples in cream beside a
+    Port (the mat lit otherwise than when it was bare, its glare now blocked) with no body,
+    footprint or rim is no Pole; the whole top is, and so are the five with a body."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(30, "d7")
+    camouflage[q, foot, 1] = True  # the bare mat's footprint there is north's colour
+    labels[q, top[:5]] = 2
+    loglik[q, top[:5]] = (-8.0, -30.0, -0.5)
+    best = np.zeros(64, int)
+    no_body = np.zeros(64)
+    standing, _, conf = _read_poles(labels, loglik, camouflage, layout, best, bodies=no_body)
+    assert not standing[q] and conf[q] < 0.5  # not sure of bare either
+    body = no_body.copy()
+    body[q] = 1.5
+    standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best, bodies=body)
+    assert standing[q] and label[q] == 2
+    labels[q, top] = 2
+    loglik[q, top] = (-8.0, -30.0, -0.5)
+    standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best, bodies=no_body)
+    assert standing[q] and label[q] == 2
+    assert not standing[np.arange(64) != q].any()
+
+
 def test_a_hand_is_unexplained_even_to_a_noisy_camera() -> None:
     """A fingertip over one space makes its discs four times lighter and skin-coloured:
     however noisy the camera (its bare-mat allowances widened), that is no bare mat."""
