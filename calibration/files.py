@@ -39,7 +39,12 @@ def read_json_file(path: str | Path, what: str) -> Any:
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a new temp file beside it, flushed to disk,
+    """Write ``text`` (UTF-8) to ``path``: :func:`write_atomically`."""
+    write_atomically(path, text.encode("utf-8"))
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a new temp file beside it, flushed to disk,
     then renamed over it: a reader sees the old file or the new one, never half of one. A
     symbolic link, FIFO, device or folder at ``path`` is refused (CalibrationError): the
     rename would put a regular file in its place."""
@@ -57,8 +62,8 @@ def write_text_atomically(path: str | Path, text: str) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)

@@ -4,9 +4,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +11,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.files import write_atomically
 from vision.config import GATE
 from vision.detect import Detection, Detector
 from vision.errors import VisionError
@@ -117,19 +115,7 @@ def write_overlay(path: str | Path, image: np.ndarray) -> None:
     ok, buf = cv2.imencode(ext, image)
     if not ok:
         raise CalibrationError(f"cannot write {path}: OpenCV could not encode the image")
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            out.write(buf.tobytes())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as exc:
-        raise CalibrationError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    write_atomically(path, buf.tobytes())
 
 
 __all__ = ["Look", "look_with", "look_without_profile", "overlay_format", "overlay_path_for",
