@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.colors import DEFAULT_PALETTE
@@ -103,6 +104,9 @@ class DeviceCore:
         self.tx_seq = 0
         self.rx_errors = 0
         self.applied: list[Message] = []   # every state change, in order (for tests)
+        # Called with each applied message and each new event, on the caller's thread (the
+        # virtual board's, under its lock): how a display follows the board without polling.
+        self.observers: list[Callable[[Message], None]] = []
 
     # --- output ----------------------------------------------------------------------------
     def _frame(self, msg: Message) -> bytes:
@@ -118,7 +122,12 @@ class DeviceCore:
         self.last_event_seq = next_event_seq(self.last_event_seq)
         event = Event(self.last_event_seq, kind, a, b)
         self.events.append(event)
+        self._notify(event)
         return self._frame(event)
+
+    def _notify(self, msg: Message) -> None:
+        for observer in self.observers:
+            observer(msg)
 
     def press_button(self, rng: random.Random) -> bytes:
         """A debounced press: a roll in a die mode (uniform by ``rng``), else a button event."""
@@ -172,6 +181,7 @@ class DeviceCore:
                 self.die_mode = DieMode.OFF          # a version 1 host cannot read its rolls
             self.led_count, self.status_base = msg.led_count, msg.status_base
             self.applied.append(msg)
+            self._notify(msg)
             info = HelloInfo(self.protocol, *self.fw_version, MAX_LEDS, self.boot_id,
                              self.last_event_seq)
             return Code.OK, info.to_bytes(), []
@@ -217,6 +227,7 @@ class DeviceCore:
                     return Code.BAD_VALUE, b"", []      # as a board of that version answers
                 self.die_mode = mode
         self.applied.append(msg)
+        self._notify(msg)
         return Code.OK, b"", []
 
     def state(self) -> LedState:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_bridge.device import DeviceCore, LedState
-from firmware_bridge.protocol import PROTOCOL_VERSION
+from firmware_bridge.protocol import PROTOCOL_VERSION, Event, Message
 
 
 class VirtualDevice:
@@ -47,6 +47,7 @@ class VirtualDevice:
         self.mangle_rx: Callable[[bytes], bytes] | None = None   # fault injection for tests
         self.mangle_tx: Callable[[bytes], bytes] | None = None
         self.silent = False                  # True: swallow everything, answer nothing
+        self._watchers: list[Callable[[LedState | Event], None]] = []
 
     # --- control ---------------------------------------------------------------------------
     def start(self) -> str:
@@ -80,7 +81,10 @@ class VirtualDevice:
     def reset(self) -> None:
         """The board reboots: state lost, new boot id, a heartbeat at once."""
         with self._lock:
+            observers = self.core.observers        # the display outlives a reboot
             self.core = DeviceCore(boot_id=self._rng.getrandbits(16), protocol=self.protocol)
+            self.core.observers = observers
+            self._notify_all()                     # the LEDs went dark
             self._booted = time.monotonic()
             self._send([self.core.heartbeat(0)])
 
@@ -91,6 +95,26 @@ class VirtualDevice:
     def state(self) -> LedState:
         with self._lock:
             return self.core.state()
+
+    def watch(self, callback: Callable[[LedState | Event], None]) -> None:
+        """Call ``callback`` with a snapshot of the LEDs after every change the board applies,
+        and with every event (roll, press) it makes. It runs on the board's thread, under its
+        lock, so it must be quick: hand the value to a queue."""
+        with self._lock:
+            if not self._watchers:
+                self.core.observers.append(self._observe)
+            self._watchers.append(callback)
+
+    def _observe(self, msg: Message) -> None:
+        # the snapshot is taken here, on the board's thread under its lock: always consistent
+        value = msg if isinstance(msg, Event) else self.core.state()
+        for callback in self._watchers:
+            callback(value)
+
+    def _notify_all(self) -> None:
+        state = self.core.state()
+        for callback in self._watchers:
+            callback(state)
 
     def __enter__(self) -> VirtualDevice:
         self.start()
