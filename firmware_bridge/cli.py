@@ -7,15 +7,20 @@ during the test, 2 bad input such as a missing port) and report user errors in o
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import queue
 import signal
 import stat
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 from firmware_bridge.bridge import Bridge, DieRoll, LinkState
+from firmware_bridge.device import LedState
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.layout import LedLayout, test_pattern
 from firmware_bridge.ports import find_port
@@ -27,6 +32,7 @@ from firmware_bridge.protocol import (
     EventKind,
     min_protocol_for,
 )
+from firmware_bridge.terminal import Screen, draw_board, plain_line
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -44,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="run a virtual board on a pseudo-terminal; Enter "
                          "rolls its die or presses its button; Ctrl-C stops")
     sim.add_argument("--seed", type=int, help="die seed (default: random)")
+    sim.add_argument("--layout", metavar="JSON", help="LED layout to draw the board by "
+                     "(default: 8x8 serpentine from a1, then 7 status LEDs)")
     sim.add_argument("--protocol", type=int, default=PROTOCOL_VERSION,
                      choices=range(MIN_PROTOCOL_VERSION, PROTOCOL_VERSION + 1),
                      help=f"newest protocol version the board speaks (default "
@@ -56,15 +64,23 @@ def _fail(code: int, message: str) -> int:
     return code
 
 
+def _layout(path: str | None) -> LedLayout:
+    """The layout in the JSON file ``path`` (default: the 8x8 grid); BridgeError says why not."""
+    if not path:
+        return LedLayout.grid()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BridgeError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return LedLayout.from_json(text)
+
+
 def cmd_test(args: argparse.Namespace) -> int:
     if not 0 <= args.step <= 60:
         return _fail(EXIT_BAD_INPUT, f"--step must be 0..60 seconds, got {args.step}")
     try:
-        layout = (LedLayout.from_json(Path(args.layout).read_text(encoding="utf-8"))
-                  if args.layout else LedLayout.grid())
+        layout = _layout(args.layout)
         port = find_port(args.port)
-    except OSError as exc:
-        return _fail(EXIT_BAD_INPUT, f"cannot read {args.layout}: {exc.strerror or exc}")
     except BridgeError as exc:
         return _fail(EXIT_BAD_INPUT, str(exc))
     try:
@@ -106,18 +122,80 @@ def describe(event: Event) -> str:
     """One line for an event of the virtual board (piecepack faces by name)."""
     if event.kind is EventKind.ROLL:
         roll = DieRoll(event.a, event.b, event.seq)
-        return f"event {event.seq}: {DieMode(event.a).name.lower()} rolled {roll.face}"
-    return f"event {event.seq}: button pressed"
+        return f"die: {DieMode(event.a).name.lower()} rolled {roll.face}"
+    return "button: pressed"
+
+
+def show_board(changes: queue.Queue[LedState | Event], layout: LedLayout, out: TextIO, *,
+               tty: bool) -> None:
+    """Print the board's changes as they come, until KeyboardInterrupt: a terminal gets the
+    board redrawn in place with event lines above it, anything else one line a change."""
+    screen, last = Screen(), ""
+    while True:
+        try:
+            batch = [changes.get(timeout=0.5)]   # a timeout: Ctrl-C is seen while waiting
+        except queue.Empty:
+            continue
+        with contextlib.suppress(queue.Empty):
+            while True:   # a burst (a chase, a fill) is drawn once, at its end
+                batch.append(changes.get_nowait())
+        log = tuple(describe(c) for c in batch if isinstance(c, Event))
+        states = [c for c in batch if isinstance(c, LedState)]
+        if tty:
+            drawing = draw_board(states[-1], layout) if states else last
+            if drawing != last or log:
+                text, screen = screen.redraw(drawing, log)
+                out.write(text)
+                last = drawing
+        else:
+            for item in batch:   # in order: a roll between two pictures stays between them
+                line = describe(item) if isinstance(item, Event) else plain_line(item, layout)
+                if line != last or isinstance(item, Event):
+                    out.write(line + "\n")
+                if not isinstance(item, Event):
+                    last = line
+        out.flush()
+
+
+@contextlib.contextmanager
+def _no_echo(stream: TextIO) -> Iterator[None]:
+    """Typed Enters not echoed on a terminal: an echoed newline would move the drawing."""
+    try:
+        import termios
+
+        fd = stream.fileno()
+        saved = termios.tcgetattr(fd)
+    except (ImportError, AttributeError, ValueError, OSError):
+        yield   # no standard input to speak of
+        return
+    except termios.error:
+        yield   # not a terminal: nothing is echoed
+        return
+    new = list(saved)
+    new[3] &= ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, new)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from firmware_bridge.virtual_device import VirtualDevice
 
+    try:
+        layout = _layout(args.layout)
+    except BridgeError as exc:
+        return _fail(EXIT_BAD_INPUT, str(exc))
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C stops it however it was started: a shell starts background jobs, and so
         # their children, with SIGINT ignored, and Python then leaves it ignored.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    with VirtualDevice(seed=args.seed, protocol=args.protocol) as dev:
+    changes: queue.Queue[LedState | Event] = queue.Queue()
+    with VirtualDevice(seed=args.seed, protocol=args.protocol) as dev, _no_echo(sys.stdin):
+        # the board's thread only queues; this thread draws (no drawing under its lock)
+        dev.watch(changes.put)
+        changes.put(dev.state())   # the board as it boots: dark until the host lights it
         # Ctrl-C may come as soon as the port is printed: everything after is inside the try.
         try:
             print(dev.port, flush=True)
@@ -135,12 +213,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     return  # no standard input to read presses from
                 while data := os.read(fd, 1024):
                     for _ in range(data.count(b"\n")):
-                        dev.press_button()
-                        print(describe(dev.core.events[-1]), file=sys.stderr, flush=True)
+                        dev.press_button()   # its event reaches the queue through watch
 
             threading.Thread(target=presses, daemon=True).start()
-            while True:
-                time.sleep(3600)
+            show_board(changes, layout, sys.stdout, tty=sys.stdout.isatty())
         except KeyboardInterrupt:
             pass
     return EXIT_OK

@@ -19,6 +19,7 @@ _SQUARE = re.compile(r"([a-z])([1-9][0-9]?)")
 _RESET = "\x1b[0m"
 # marks on a lit block: a blinking or pulsing LED is drawn in its on colour with one of these
 _MARKS = {int(Effect.BLINK): "**", int(Effect.PULSE): "~~"}
+WIDTH = 72   # the widest line drawn, in columns
 _OFF_CELL = "\x1b[2m··" + _RESET   # dim dots: the grid stays visible where nothing is lit
 
 
@@ -95,8 +96,18 @@ def draw_board(state: LedState, layout: LedLayout) -> str:
             lines.append(f"{rank:>{width}} {row}")
         lines.append(" " * (width + 1) + "".join(f"{FILES[f]} " for f in range(files)).rstrip())
     others = [n for n in layout.spaces if n not in squares] + list(layout.status)
-    if others:
-        lines.append("  ".join(f"{n} {_cell(lit.get(n))}" for n in others))
+    group: list[str] = []
+    used = 0   # columns on the line so far
+    for name in others:
+        width = len(name) + 3
+        # wrapped short of 80 columns: a line the terminal wraps would throw the redraw off
+        if group and used + 2 + width > WIDTH:
+            lines.append("  ".join(group))
+            group, used = [], 0
+        used += (2 if group else 0) + width
+        group.append(f"{name} {_cell(lit.get(name))}")
+    if group:
+        lines.append("  ".join(group))
     return "\n".join(lines)
 
 

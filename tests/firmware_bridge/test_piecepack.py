@@ -123,12 +123,13 @@ def test_a_bad_piecepack_face_name_is_a_bridge_error_naming_it(bad: object) -> N
 
 
 def test_die_rolls_show_their_face() -> None:
-    """Issue 19: the bridge's rolls name piecepack faces; a d4 or d8 shows its number."""
+    """Issue 19: the bridge's rolls name piecepack faces; a d4 or d8 shows its number (issue 21:
+    the simulator's line is `die: d8 rolled 5`)."""
     assert [DieRoll(6, v, 1).face for v in range(6)] == list(PIECEPACK_FACES)
     assert DieRoll(4, 3, 2).face == "3" and DieRoll(8, 8, 3).face == "8"
-    assert describe(Event(7, EventKind.ROLL, 6, 0)) == "event 7: piecepack rolled null"
-    assert describe(Event(8, EventKind.ROLL, 8, 8)) == "event 8: d8 rolled 8"
-    assert describe(Event(9, EventKind.BUTTON, 0, 1)) == "event 9: button pressed"
+    assert describe(Event(7, EventKind.ROLL, 6, 0)) == "die: piecepack rolled null"
+    assert describe(Event(8, EventKind.ROLL, 8, 8)) == "die: d8 rolled 8"
+    assert describe(Event(9, EventKind.BUTTON, 0, 1)) == "button: pressed"
     assert die_modes(2) == "d4, piecepack, d8" and die_modes(1) == "d4, d8"
 
 
@@ -338,7 +339,8 @@ def _simulate(*args: str) -> subprocess.Popen[str]:
 def test_bridge_simulate_shows_the_piecepack_die_and_can_be_an_old_board(
         protocol: int) -> None:
     """Issue 19: `bridge simulate` lists its dice (piecepack from protocol 2), names each
-    roll's face, and `--protocol 1` is a board on firmware 1.0 that the host falls back to."""
+    roll's face (issue 21: on stdout, `die: piecepack rolled null`), and `--protocol 1` is a
+    board on firmware 1.0 that the host falls back to."""
     proc = _simulate("--seed", "9", "--protocol", str(protocol))
     try:
         port = proc.stdout.readline().strip()  # type: ignore[union-attr]
@@ -357,10 +359,11 @@ def test_bridge_simulate_shows_the_piecepack_die_and_can_be_an_old_board(
         proc.send_signal(2)  # SIGINT, as Ctrl-C
         assert proc.wait(timeout=30) == 0
         err = proc.stderr.read()  # type: ignore[union-attr]
+        out = proc.stdout.read()  # type: ignore[union-attr]
         dice = "d4, piecepack, d8" if protocol == 2 else "d4, d8"
         firmware = "1.1" if protocol == 2 else "1.0"
         assert f"firmware {firmware} (protocol {protocol}; dice: {dice})" in err
-        assert f"event 1: {mode.name.lower()} rolled {roll.face}\n" in err
+        assert f"\ndie: {mode.name.lower()} rolled {roll.face}\n" in out
         assert roll.sides == int(mode) and "Traceback" not in err
     finally:
         proc.kill()
