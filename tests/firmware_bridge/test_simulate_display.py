@@ -232,3 +232,51 @@ def test_bridge_simulate_with_a_bad_layout_exits_2_with_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("companion bridge: ")
     assert "Traceback" not in err
+
+
+def test_bridge_simulate_on_a_terminal_redraws_the_board_in_place() -> None:
+    """Issue 21: with stdout a terminal, `bridge simulate` draws the board in colour blocks
+    and redraws it in place (cursor up, clear) at each change, the roll line above it."""
+    import os
+    import select
+
+    master, slave = os.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
+         "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
+         "sys.exit(a.func(a))", "bridge", "simulate", "--seed", "5"],
+        cwd=ROOT, stdin=slave, stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+    seen = b""
+
+    def read_until(want: bytes, timeout: float = 10.0) -> bool:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while want not in seen and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.05)[0]:
+                seen += os.read(master, 65536)
+        return want in seen
+
+    try:
+        assert read_until(b"\n")
+        port = seen.split(b"\r\n")[0].decode().strip()
+        with Bridge.open(port) as bridge:
+            assert bridge.wait_connected(5.0)
+            bridge.show({"h8": Color.RED})
+            bridge.die_mode(DieMode.D4)
+            assert bridge.sync()
+            assert read_until(b"\x1b[48;2;255;0;0m")
+            os.write(master, b"\n")
+            roll = next(bridge.die_rolls(timeout=10.0))
+            assert read_until(f"die: d4 rolled {roll.value}".encode())
+        proc.send_signal(2)  # SIGINT, as Ctrl-C
+        assert proc.wait(timeout=30) == 0
+        text = seen.decode()
+        lines = text.split("\x1b[11F\x1b[J")   # each redraw climbs the 11-line drawing
+        assert len(lines) >= 3
+        top = ANSI.sub("", lines[-1]).splitlines()
+        assert top[0] == f"die: d4 rolled {roll.value}" and top[1].startswith("8 ")
+        assert "leds:" not in text and "Traceback" not in proc.stderr.read().decode()  # type: ignore[union-attr]
+    finally:
+        proc.kill()
+        os.close(master)
