@@ -305,12 +305,14 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
 def calibrate_from_images(images: Mapping[str, np.ndarray] | Sequence[np.ndarray],
                           pattern: tuple[int, int] = LENS.pattern, square_size: float = 25.0,
                           *, min_views: int = LENS.min_views,
-                          log: Callable[[str], None] | None = None) -> CameraIntrinsics:
+                          log: Callable[[str], None] | None = None,
+                          step: Callable[[], None] | None = None) -> CameraIntrinsics:
     """Intrinsics and distortion from photos of the sheet: ``images`` maps a name (used in
     messages) to an (H, W, 3) uint8 BGR or (H, W) grey image, all the same size; a plain
     sequence is named ``image 1``, ``image 2``... ``pattern`` is the sheet's inner corners
     (columns, rows); ``square_size`` (any unit) does not change K or D.
 
+    ``step`` is called as each image has been looked at (a progress bar's).
     Images where the sheet is not found whole are skipped (named through ``log``); fewer
     than ``min_views`` views left, a size mismatch, or a fit worse than ``LENS.max_rms_px``
     is a CalibrationError naming the images concerned."""
@@ -339,6 +341,8 @@ def calibrate_from_images(images: Mapping[str, np.ndarray] | Sequence[np.ndarray
             missed.append(name)
         else:
             found.append((name, corners))
+        if step is not None:
+            step()
     assert size is not None
     cols, rows = pattern
     if len(found) < min_views:

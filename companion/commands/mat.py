@@ -282,7 +282,15 @@ def _cmd_calibrate_camera(args: argparse.Namespace) -> int:
                 images = capture_views(source, args.views, pattern, log=note)
             finally:
                 source.close()
-        lens = calibrate_from_images(images, pattern, log=note)
+        from companion.progress import Progress
+
+        # finding the sheet takes about a second a photo: a dozen is a wait worth showing
+        with Progress("finding the sheet", total=len(images), unit="image") as bar:
+            def noted(message: str) -> None:
+                with bar.above():
+                    note(message)
+
+            lens = calibrate_from_images(images, pattern, log=noted, step=bar.update)
         if profile is not None:
             profile = with_intrinsics(profile, lens)  # checks the size before anything is written
         if args.out is not None:

@@ -120,3 +120,34 @@ def test_a_bar_is_off_where_its_stream_is_no_terminal() -> None:
         with bar.above():
             print("event", file=plain)
     assert plain.getvalue() == "event\n"
+
+
+def test_calibrating_a_lens_from_photos_shows_a_bar_on_a_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: "every command that runs over 2 s shows progress on stderr when it is a
+    terminal": `calibrate camera --images` looks for the sheet in each photo (about a second
+    each), counted on stderr; its result line stays on stdout, and piped it adds nothing."""
+    import cv2
+
+    from vision.distortion import render_sheet, sheet_pose
+
+    poses = [((640, 360), 0, 0, 0, 420), ((640, 360), 35, 0, 0, 460),
+             ((640, 360), 35, 60, 90, 480), ((640, 360), 35, 150, 180, 460),
+             ((640, 360), 35, 250, 270, 480), ((640, 360), 45, 30, 30, 520)]
+    files = []
+    for i, pose in enumerate(poses):
+        files.append(str(tmp_path / f"view{i}.png"))
+        cv2.imwrite(files[-1], render_sheet(sheet_pose(*pose), seed=i).image)
+    term = Terminal()
+    monkeypatch.setattr("sys.stderr", term.file)
+    assert main(["calibrate", "camera", "--images", *files, "--out",
+                 str(tmp_path / "a.json")]) == 0
+    monkeypatch.undo()
+    screen = term.text()
+    assert "finding the sheet" in screen and "/6 [" in screen  # counted out of 6 photos
+    assert "lens calibrated from 6 views" in capsys.readouterr().out
+    assert main(["calibrate", "camera", "--images", *files, "--out",
+                 str(tmp_path / "b.json")]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "lens calibrated from 6 views" in captured.out
