@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,18 @@ from firmware_bridge.simavr import ToolchainMissing, build
 from firmware_bridge.virtual_device import VirtualDevice
 
 FAST = Timing(ack_timeout=0.08, retries=5, silence=0.8, reconnect=0.05)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def simulate_bridge(*args: str) -> subprocess.Popen[str]:
+    """`companion bridge simulate ARGS` in a process of its own, its streams piped (only the
+    bridge's own commands registered: quick to start)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
+         "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
+         "sys.exit(a.func(a))", "bridge", "simulate", *args],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
 
 
 def wait_for(pred, timeout: float = 3.0) -> bool:  # type: ignore[no-untyped-def]

@@ -7,8 +7,6 @@ test_die_fairness.py."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -45,7 +43,7 @@ from firmware_bridge.protocol import (
 )
 from firmware_bridge.virtual_device import VirtualDevice
 
-from .conftest import FAST, wait_for
+from .conftest import FAST, simulate_bridge, wait_for
 
 LAYOUT = LedLayout.grid()
 ROOT = Path(__file__).resolve().parents[2]
@@ -326,22 +324,13 @@ def test_a_bad_die_mode_is_a_bridge_error(bridge: Bridge) -> None:
 
 # --- companion bridge simulate -------------------------------------------------------------
 
-def _simulate(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
-         "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
-         "sys.exit(a.func(a))", "bridge", "simulate", *args],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-
-
 @pytest.mark.parametrize("protocol", [2, 1])
 def test_bridge_simulate_shows_the_piecepack_die_and_can_be_an_old_board(
         protocol: int) -> None:
     """Issue 19: `bridge simulate` lists its dice (piecepack from protocol 2), names each
     roll's face (issue 21: on stdout, `die: piecepack rolled null`), and `--protocol 1` is a
     board on firmware 1.0 that the host falls back to."""
-    proc = _simulate("--seed", "9", "--protocol", str(protocol))
+    proc = simulate_bridge("--seed", "9", "--protocol", str(protocol))
     try:
         port = proc.stdout.readline().strip()  # type: ignore[union-attr]
         with Bridge.open(port) as bridge:

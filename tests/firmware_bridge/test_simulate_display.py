@@ -25,7 +25,7 @@ from firmware_bridge.layout import LedLayout, Rotation
 from firmware_bridge.protocol import DieMode, Effect, Event, EventKind
 from firmware_bridge.terminal import Screen, draw_board, plain_line
 from firmware_bridge.virtual_device import VirtualDevice
-from tests.firmware_bridge.conftest import FAST, wait_for
+from tests.firmware_bridge.conftest import FAST, simulate_bridge, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 GRID = LedLayout.grid()
@@ -173,19 +173,10 @@ def test_the_virtual_board_reports_changes_and_rolls_to_a_watcher(device: Virtua
                     if isinstance(list(seen.queue)[-1], LedState) else False)
 
 
-def _simulate(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", "import argparse,sys;from firmware_bridge.cli import register;"
-         "p=argparse.ArgumentParser();register(p.add_subparsers());a=p.parse_args(sys.argv[1:]);"
-         "sys.exit(a.func(a))", "bridge", "simulate", *args],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-
-
 def test_bridge_simulate_piped_prints_a_line_per_change_and_per_roll() -> None:
     """Issue 21: `companion bridge simulate` with stdout not a terminal prints `leds: ...`
     after each change the host makes and `die: d8 rolled N` for each roll (no redrawing)."""
-    proc = _simulate("--seed", "5")
+    proc = simulate_bridge("--seed", "5")
     try:
         port = proc.stdout.readline().strip()  # type: ignore[union-attr]
         with Bridge.open(port) as bridge:
