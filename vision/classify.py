@@ -1499,7 +1499,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # one may fall (which does not keep it from the space's Ports).
         footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
                                 feet(standing, _CONFIG_STATES[best] > 0))
-        foot = (footprint >= 1.0) & ~shade_may
+        # Where a shadow may fall, a footprint changed far past any shadow at calibration,
+        # with half a body over it, is still a Pole: a shadow cannot give both.
+        body_part = (np.zeros(64) if bodies is None else np.nan_to_num(bodies)
+                     ) / cfg.body_with_foot
+        past_shade = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
+        foot = (footprint >= 1.0) & (~shade_may | past_shade)
         rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
         # A top read alone over a footprint that cannot tell (coloured like the mat there)
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
@@ -1518,6 +1523,9 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                0.0, 1.0),
                        np.where(cast, 0.75, 0.0),
                        np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
+                       np.where(past_shade, np.clip(np.minimum(
+                           footprint / (2 * cfg.foot_past_shadow), body_part / 2), 0.0, 1.0),
+                                0.0),
                        np.clip(rim / 2, 0.0, 1.0)],
                       axis=0)
         conf_pole = np.where(shape, sure, conf_pole)

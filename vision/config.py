@@ -244,8 +244,13 @@ class ClassifyConfig:
     # deviations, median over the disc; bare mat's is 0.7 by noise alone), and at least
     # body_margin times what a bare space's showed in the start photo (shadows)
     foot_structure: float = 2.5
-    # ... where no shadow may fall within this much (spaces) of the footprint disc (blur)
+    # ... where no shadow may fall within this much (spaces) of the footprint disc (blur);
+    # where one may, a footprint changed foot_past_shadow times that threshold with a body
+    # of body_with_foot times its own (a shadow darkens a body's axis and the mat beside it
+    # alike, so it cannot give both)
     foot_shade_margin: float = 0.05
+    foot_past_shadow: float = 2.0
+    body_with_foot: float = 0.5
     # ... against the light's change round it: the median over the bare spaces of its 3x3
     # neighbourhood, or of its 5x5 where fewer than this many of those are bare
     light_least_bare: int = 4

@@ -277,6 +277,38 @@ def test_part_of_a_top_over_a_mute_footprint_needs_a_poles_shape() -> None:
     assert not standing[np.arange(64) != q].any()
 
 
+def test_a_footprint_past_any_shadow_with_a_body_is_a_pole_where_shadows_may_fall() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (a held-out Blender draw:
+    cream Poles on a white glossy laminate under a warm LED strip, whose soft shadows were
+    too faint to learn): where every neighbour's shadow may fall on a space, its footprint's
+    change alone is no Pole, nor is half a body alone; a footprint changed far past what
+    any bare space showed at calibration together with half a body is, because a shadow
+    darkens a body's axis and the mat beside it alike. A little change with it is not."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(30, "d8")
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # north is coloured like the mat
+    best = np.zeros(64, int)
+
+    def read(body: float, footprint: float) -> tuple[bool, float]:
+        bodies = np.zeros(64)
+        bodies[q] = body
+        change = np.zeros(64)
+        change[q] = footprint
+
+        def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return change, np.ones(64, bool)  # a neighbour's shadow may fall anywhere
+
+        standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                            bodies=bodies, feet=feet)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 2, float(conf[q])
+
+    seen, conf = read(0.7, 9.0)
+    assert seen and 0.5 < conf < 1.0
+    assert not read(0.0, 9.0)[0]  # a neighbour's shadow
+    assert not read(0.7, 0.0)[0]
+    assert not read(0.7, 1.2)[0]  # no more than a shadow changes a footprint
+
+
 def test_a_hand_is_unexplained_even_to_a_noisy_camera() -> None:
     """A fingertip over one space makes its discs four times lighter and skin-coloured:
     however noisy the camera (its bare-mat allowances widened), that is no bare mat."""
