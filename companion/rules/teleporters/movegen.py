@@ -217,8 +217,9 @@ def _ray(sq: Square, edge: Edge) -> tuple[Square, ...]:
 
 _RAYS: tuple[tuple[tuple[Square, ...], ...], ...] = tuple(
     tuple(_ray(sq, e) for e in EDGES) for sq in SQUARES)
-# Per square and edge: the ray as a bitboard, and whether it runs up the square numbers
-# (north, east: its nearest occupied space is the lowest bit set) or down (the highest).
+# Per square, per edge: (the ray as a bitboard, whether it runs up the square numbers (north,
+# east: its nearest occupied space is then the lowest bit set, else the highest), the ray, the
+# edge index).
 _RAY_BITS: tuple[tuple[tuple[int, bool, tuple[Square, ...], int], ...], ...] = tuple(
     tuple((sum(1 << t for t in ray), ei in (0, 2), ray, ei) for ei, ray in enumerate(rays))
     for rays in _RAYS)
