@@ -1416,6 +1416,10 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
     cfg = CLASSIFY
+    # A sample that the bare mat explains nearly as well as a side's colour cannot tell
+    # them apart, however unlike that side the bare look there was (a cream top against a
+    # white print's glare).
+    camouflage = camouflage | (np.abs(loglik[..., 1:] - loglik[..., :1]) < cfg.sample_tells)
     # Poles: most top samples in a side's colour, and its footprint agreeing, or at least
     # not clearly bare. A disc whose bare look is that side's own colour cannot tell (mute):
     # the other disc speaks alone, the top only where no wall of that side, read standing,
@@ -1495,17 +1499,20 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             seen = shadows(standing | walls_here)
             cast = ((np.nan_to_num(seen, nan=0.0) >= cfg.shadow_seen)
                     & (np.nan_to_num(seen, nan=np.inf) <= cfg.shadow_most))
+        rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
+        # Poles a body, a shadow or a rim shows: they shade and hide their neighbours' feet
+        # as much as the Poles the discs show.
+        built = only & ~standing & ~walls_here & (body | cast | (rim >= 1.0))
         # A footprint changes under a neighbour's shadow too, or its own walls': not where
         # one may fall (which does not keep it from the space's Ports).
         footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
-                                feet(standing, _CONFIG_STATES[best] > 0))
+                                feet(standing | built, _CONFIG_STATES[best] > 0))
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
         # with half a body over it, is still a Pole: a shadow cannot give both.
         body_part = (np.zeros(64) if bodies is None else np.nan_to_num(bodies)
                      ) / cfg.body_with_foot
         past_shade = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
         foot = (footprint >= 1.0) & (~shade_may | past_shade)
-        rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
         # A top read alone over a footprint that cannot tell (coloured like the mat there)
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare
@@ -1515,7 +1522,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                    & ~backed)
         standing = standing & ~partial
         conf_pole = np.where(partial, 1.0 - top_share, conf_pole)
-        shape = only & ~standing & ((~walls_here & (body | cast | (rim >= 1.0))) | foot)
+        shape = built | (only & ~standing & foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
         none = np.zeros(64)

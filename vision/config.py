@@ -150,7 +150,9 @@ class ClassifyConfig:
     bare_noise_median: float = 0.5
     camouflage_sigma: float = 2.0  # a bare look this near a side's colour cannot tell it
     changed_sigma: float = 4.0  # bare_mat_distance beyond which a look is another print
-    unlearned_share: float = 0.25  # of a pad's points in view unlike plain mat or its ink
+    # of a pad's points in view unlike plain mat or its ink: a mark printed there, which the
+    # start pieces hide the rest of (an outline round a Portpad, its corner's diagonal)
+    unlearned_share: float = 0.1
     pad_grid: tuple[float, float, int] = (0.14, 0.86, 9)  # a space's points, clear of its lines
     piece_changes: float = 2.5  # bare_mat_distance a piece makes at least (see sample_evidence)
     # bare_mat_distance of a Pole disc's mean (classify.disc_change) that a piece makes: its
@@ -208,6 +210,9 @@ class ClassifyConfig:
     # samples of top and footprint together that must be able to tell, where neither disc
     # has half its own (the rest look as the bare mat and the side's colour alike)
     pole_least_speaking: int = 4
+    # A sample the bare mat and a side explain within this much log-likelihood of each other
+    # cannot tell that side's Pole from the bare mat (as a sample camouflaged cannot)
+    sample_tells: float = 1.0
     foot_veto: float = 5.0  # log-likelihood: a footprint this sure of bare mat denies a Pole
     unsure_below: float = 0.5  # a space read less sure is unsure (the referee's default)
     # start spaces calibration with an empty-mat photo lets through read unsure (a piece

@@ -309,6 +309,55 @@ def test_a_footprint_past_any_shadow_with_a_body_is_a_pole_where_shadows_may_fal
     assert not read(0.7, 1.2)[0]  # no more than a shadow changes a footprint
 
 
+def test_a_top_the_bare_mat_and_a_side_explain_alike_cannot_deny_a_pole() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (a held-out Blender draw:
+    a cream Pole's top over the glare of a white glossy laminate): top samples that the
+    bare mat explains hardly better than the side's colour do not speak for bare mat, so a
+    Pole's body decides; top samples clearly bare still deny it."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(30, "d7")
+    camouflage[q, foot, 1] = True  # the footprint there is north's colour
+    best = np.zeros(64, int)
+    body = np.zeros(64)
+    body[q] = 1.5
+    loglik[q, top] = (-0.5, -30.0, -1.1)  # bare, but north nearly as likely
+    standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best, bodies=body)
+    assert standing[q] and label[q] == 2
+    loglik[q, top] = (-0.5, -30.0, -8.0)  # clearly bare
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best, bodies=body)
+    assert not standing[q]
+
+
+def test_a_pole_its_body_shows_shades_its_neighbours_footprint() -> None:
+    """Issue 16, "soft shadows must not flip a space" (a held-out Blender draw, cream Poles
+    on a white laminate): a Pole that only its body shows casts a shadow as much as one its
+    discs show, so a neighbour's footprint changed a little beside it is no Pole."""
+    layout, _, (labels, loglik, camouflage), _, _ = _disc_evidence(30, "d7")
+    pole, beside = sq("d7"), sq("d6")
+    camouflage[:, :, 1] = True  # north coloured like the mat everywhere
+    best = np.zeros(64, int)
+    bodies = np.zeros(64)
+    change = np.zeros(64)
+    change[beside] = 1.1
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        near = np.zeros(64, bool)
+        for q in np.flatnonzero(poles):  # any neighbour's shadow may fall
+            f, r = q % 8, q // 8
+            for df in (-1, 0, 1):
+                for dr in (-1, 0, 1):
+                    if 0 <= f + df < 8 and 0 <= r + dr < 8 and (df or dr):
+                        near[q + df + 8 * dr] = True
+        return change, near
+
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best,
+                                 bodies=bodies, feet=feet)
+    assert standing[beside] and not standing[pole]  # the footprint alone, nothing beside
+    bodies[pole] = 1.5  # a cream Pole its body shows
+    standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best,
+                                     bodies=bodies, feet=feet)
+    assert standing[pole] and label[pole] == 2 and not standing[beside]
+
+
 def test_a_hand_is_unexplained_even_to_a_noisy_camera() -> None:
     """A fingertip over one space makes its discs four times lighter and skin-coloured:
     however noisy the camera (its bare-mat allowances widened), that is no bare mat."""
