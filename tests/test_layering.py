@@ -92,6 +92,8 @@ FORBIDDEN = {
                           "firmware_bridge", "kivy", "cv2", "serial"),
     "companion.matchlog": ("companion.referee", *PIPELINE_UP, "vision", "calibration",
                            "firmware_bridge", "kivy", "serial"),
+    "companion.ai": ("companion.referee", "companion.matchlog", *PIPELINE_UP, "vision",
+                     "calibration", "firmware_bridge", "kivy", "cv2", "serial"),
     "companion.live": ("companion.sim", "companion.app", "companion.commands", "kivy"),
     "companion.sim": ("companion.app", "companion.commands", "kivy"),
     "companion.app": ("companion.sim", "companion.commands"),
@@ -129,4 +131,19 @@ def test_commands_are_not_imported_as_libraries() -> None:
                 leaf = name.split(".")[2]
                 if leaf not in shared and path.stem != "main":
                     found.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_opponent_uses_only_the_rules_core() -> None:
+    """companion.ai has no game logic of its own: of the project it imports only the rules
+    core (and itself), and the rules core never imports it."""
+    found = []
+    for path in (ROOT / "companion" / "ai").rglob("*.py"):
+        for name in imports_of(path):
+            if name.split(".")[0] in PACKAGES and not (
+                    _under(name, "companion.rules") or _under(name, "companion.ai")):
+                found.append(f"{path.relative_to(ROOT)} imports {name}")
+    for path in (ROOT / "companion" / "rules").rglob("*.py"):
+        found.extend(f"{path.relative_to(ROOT)} imports {name}" for name in imports_of(path)
+                     if _under(name, "companion.ai"))
     assert not found, "\n".join(found)

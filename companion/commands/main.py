@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from companion.commands import clip, demo, look, mat, matches, quest, referee, rules, run
+from companion.commands import ai, clip, demo, look, mat, matches, quest, referee, rules, run
 from companion.commands.common import EXIT_BAD_INPUT, EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK
 from companion.errors import UserError
 from companion.rules import RulesError
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.register(sub)
     referee.register(sub)
     clip.register(sub)
+    ai.register(sub)
     return parser
 
 

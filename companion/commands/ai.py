@@ -1,0 +1,94 @@
+"""``companion ai match``: the Teleporters opponent against itself, for measurement."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+
+from companion.ai.match import Tally, play_match
+from companion.ai.player import LEVELS
+from companion.commands.common import EXIT_OK
+from companion.commands.options import WHOLE_DIGITS
+from companion.errors import UserError
+
+_LEVEL_LIST = re.compile(r"([0-9]),([0-9])")
+_WHOLE = re.compile(rf"[0-9]{{1,{WHOLE_DIGITS}}}")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``companion ai`` (and its ``match``) to the ``companion`` command's subparsers."""
+    ai = sub.add_parser("ai", help="the Teleporters opponent: engine-against-engine matches")
+    ai_sub = ai.add_subparsers(dest="ai_command", metavar="SUBCOMMAND")
+    match = ai_sub.add_parser(
+        "match", help="play level A against level B, alternating sides",
+        description="Prints wins and draws per level with a 95%% confidence interval (Wilson) "
+        "and the median and worst seconds per turn. Exit status: 0 done, 2 bad input.")
+    # Strings checked here, not argparse types: a bad value is one line, not a usage block.
+    match.add_argument("--levels", metavar="A,B",
+                       help=f"the two levels, each one of {', '.join(map(str, LEVELS))}")
+    match.add_argument("--games", metavar="N", help="games to play (1 or more)")
+    match.add_argument("--seed", default="0", metavar="S", help="seed (default 0)")
+    match.add_argument("--max-turns", default="200", metavar="T",
+                       help="turns (one side's each) before a game is a draw (default 200)")
+    match.add_argument("--json", action="store_true", help="print the results as JSON")
+    match.set_defaults(func=_cmd_match)
+    ai.set_defaults(func=_cmd_ai)
+
+
+def _cmd_ai(args: argparse.Namespace) -> int:
+    raise UserError("say what to do: `companion ai match --levels A,B --games N`")
+
+
+def parse_levels(text: str | None) -> tuple[int, int]:
+    if text is None:
+        raise UserError("--levels A,B is needed, such as --levels 3,5")
+    m = _LEVEL_LIST.fullmatch(text.strip())
+    if m is None:
+        raise UserError(f"--levels {text!r}: give two levels as A,B, such as 3,5")
+    levels = (int(m[1]), int(m[2]))
+    for level in levels:
+        if level not in LEVELS:
+            raise UserError(f"--levels {text!r}: level {level} is not one of "
+                            f"{', '.join(map(str, LEVELS))}")
+    return levels
+
+
+def _count(option: str, text: str | None, least: int) -> int:
+    if text is None:
+        raise UserError(f"{option} N is needed: a whole number of at least {least}")
+    if not _WHOLE.fullmatch(text.strip()) or int(text) < least:
+        raise UserError(f"{option} {text!r}: give a whole number of at least {least}")
+    return int(text)
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    a, b = parse_levels(args.levels)
+    games = _count("--games", args.games, 1)
+    seed = _count("--seed", args.seed, 0)
+    max_turns = _count("--max-turns", args.max_turns, 1)
+    played, first, second = play_match(a, b, games, seed, max_turns)
+    if args.json:
+        print(json.dumps({
+            "levels": [a, b], "games": games, "seed": seed, "max_turns": max_turns,
+            "players": [first.to_json(), second.to_json()],
+            "game_results": [{"south": g.south, "north": g.north, "turns": g.turns,
+                              "winner": g.winner.value if g.winner else None}
+                             for g in played],
+        }, indent=1))
+        return EXIT_OK
+    print(f"level {a} against level {b}: {games} games, alternating sides, seed {seed}, "
+          f"draw after {max_turns} turns")
+    print(f"{'player':<10}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}"
+          f"{'95% CI':>16}{'median s/turn':>15}{'worst s/turn':>14}")
+    for name, tally in (("A", first), ("B", second)):
+        print(_row(f"{name} level {tally.level}", tally))
+    return EXIT_OK
+
+
+def _row(name: str, tally: Tally) -> str:
+    doc = tally.to_json()
+    lo, hi = doc["win_rate_ci95"]
+    return (f"{name:<10}{tally.wins:>6}{tally.draws:>7}{tally.losses:>8}"
+            f"{doc['win_rate']:>10.2f}{f'{lo:.2f}-{hi:.2f}':>16}"
+            f"{doc['median_s_per_turn']:>15.3f}{doc['worst_s_per_turn']:>14.3f}")
