@@ -1,9 +1,14 @@
 """Engine against engine: games between two levels, alternating sides, and their tallies with
-95% confidence intervals (Wilson score interval)."""
+95% confidence intervals (Wilson score interval).
+
+The levels above 1 choose almost deterministically, so games from the start position would
+repeat. Each pair of games (one with each level south) starts instead from the same opening:
+a few random turns (the rules core's ``random_midgame``), drawn from the match seed."""
 
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -12,6 +17,9 @@ from typing import Any
 
 from companion.ai.player import choose, level_settings
 from companion.rules.teleporters import Position, Side, end_turn, play
+from companion.rules.teleporters.random_play import random_midgame
+
+OPENING_TURNS = 2  # random turns (one each side) before the levels take over
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% point
 
@@ -96,15 +104,23 @@ class Tally:
         }
 
 
+def opening(seed: int, pair: int, turns: int = OPENING_TURNS) -> Position:
+    """The start of the ``pair``-th pair of games: ``turns`` random turns from the start."""
+    return random_midgame(random.Random(seed * 100_003 + pair), turns)
+
+
 def play_match(a: int, b: int, games: int, seed: int = 0, max_turns: int = 200,
-               on_game: Callable[[Game], None] | None = None) -> tuple[list[Game], Tally, Tally]:
-    """``games`` games of level ``a`` against level ``b``, ``a`` south in the even ones."""
+               on_game: Callable[[Game], None] | None = None,
+               opening_turns: int = OPENING_TURNS) -> tuple[list[Game], Tally, Tally]:
+    """``games`` games of level ``a`` against level ``b``, ``a`` south in the even ones;
+    games ``2k`` and ``2k + 1`` start from the same opening."""
     for level in (a, b):
         level_settings(level)  # an unknown level fails before any game is played
     played: list[Game] = []
     for g in range(games):
         south, north = (a, b) if g % 2 == 0 else (b, a)
-        result = play_game(south, north, seed, g, max_turns)
+        start = opening(seed, g // 2, opening_turns)
+        result = play_game(south, north, seed, g, max_turns, start)
         played.append(result)
         if on_game is not None:
             on_game(result)

@@ -6,7 +6,7 @@ import argparse
 import json
 import re
 
-from companion.ai.match import Tally, play_match
+from companion.ai.match import OPENING_TURNS, Tally, play_match
 from companion.ai.player import LEVELS
 from companion.commands.common import EXIT_OK
 from companion.commands.options import WHOLE_DIGITS
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ai_sub = ai.add_subparsers(dest="ai_command", metavar="SUBCOMMAND")
     match = ai_sub.add_parser(
         "match", help="play level A against level B, alternating sides",
-        description="Prints wins and draws per level with a 95%% confidence interval (Wilson) "
+        description="Prints wins and draws per level with a 95% confidence interval (Wilson) "
         "and the median and worst seconds per turn. Exit status: 0 done, 2 bad input.")
     # Strings checked here, not argparse types: a bad value is one line, not a usage block.
     match.add_argument("--levels", metavar="A,B",
@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     match.add_argument("--seed", default="0", metavar="S", help="seed (default 0)")
     match.add_argument("--max-turns", default="200", metavar="T",
                        help="turns (one side's each) before a game is a draw (default 200)")
+    match.add_argument("--opening", default=str(OPENING_TURNS), metavar="N",
+                       help="random turns before the levels play, the same for each pair of "
+                       f"games (default {OPENING_TURNS}): without them games would repeat")
     match.add_argument("--json", action="store_true", help="print the results as JSON")
     match.set_defaults(func=_cmd_match)
     ai.set_defaults(func=_cmd_ai)
@@ -67,10 +70,12 @@ def _cmd_match(args: argparse.Namespace) -> int:
     games = _count("--games", args.games, 1)
     seed = _count("--seed", args.seed, 0)
     max_turns = _count("--max-turns", args.max_turns, 1)
-    played, first, second = play_match(a, b, games, seed, max_turns)
+    opening = _count("--opening", args.opening, 0)
+    played, first, second = play_match(a, b, games, seed, max_turns, opening_turns=opening)
     if args.json:
         print(json.dumps({
             "levels": [a, b], "games": games, "seed": seed, "max_turns": max_turns,
+            "opening_turns": opening,
             "players": [first.to_json(), second.to_json()],
             "game_results": [{"south": g.south, "north": g.north, "turns": g.turns,
                               "winner": g.winner.value if g.winner else None}
@@ -78,7 +83,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         }, indent=1))
         return EXIT_OK
     print(f"level {a} against level {b}: {games} games, alternating sides, seed {seed}, "
-          f"draw after {max_turns} turns")
+          f"{opening} random opening turns, draw after {max_turns} turns")
     print(f"{'player':<10}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}"
           f"{'95% CI':>16}{'median s/turn':>15}{'worst s/turn':>14}")
     for name, tally in (("A", first), ("B", second)):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ai.match import play_game, play_match, wilson
-from companion.rules.teleporters import Side
+from companion.ai.match import opening, play_game, play_match, wilson
+from companion.rules.teleporters import Position, Side
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -27,3 +27,11 @@ def test_a_match_alternates_sides_and_tallies_both_players() -> None:
     assert a.games == b.games == 2
     assert a.wins == b.losses and a.draws == b.draws
     assert len(a.seconds) == len(b.seconds) == 4
+
+
+def test_each_pair_of_games_shares_a_seeded_random_opening() -> None:
+    """Without openings the levels above 1 would replay the same game."""
+    assert opening(5, 0) == opening(5, 0)
+    assert opening(5, 0) != opening(5, 1)
+    assert opening(5, 0).to_move is Side.SOUTH
+    assert opening(5, 0, turns=0) == Position.start()

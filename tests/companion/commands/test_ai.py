@@ -34,6 +34,7 @@ def test_a_tiny_match_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     (["--levels", "3,5", "--games", "x"], "--games"),
     (["--levels", "3,5"], "--games"),
     (["--levels", "3,5", "--games", "1", "--max-turns", "0"], "--max-turns"),
+    (["--levels", "3,5", "--games", "1", "--opening", "-1"], "--opening"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
