@@ -213,7 +213,8 @@ def legend(view: MatView) -> tuple[str, ...]:
     if view.position is not None:
         lines.append(f"S/N Pole, s/n Port in its corner; green sure, orange unsure "
                      f"(< {view.unsure_below:.2f})")
-    if view.hand is not None or view.occluded:
+    # only where magenta is drawn: a mask of a clean frame tints nothing
+    if (view.hand is not None and bool(np.asarray(view.hand).any())) or view.occluded:
         lines.append("magenta: colours foreign to the mat (a hand?)")
     return tuple(lines)
 

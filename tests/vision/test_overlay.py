@@ -116,6 +116,10 @@ def test_legend_names_what_is_drawn(start: SimFrame) -> None:
     reading = legend(MatView(start.homography, position=Position.start().to_json()))
     assert "S/N Pole" in reading[0] and "orange unsure" in reading[0]
     assert any("magenta" in line for line in legend(MatView(start.homography, occluded=True)))
+    clean = np.zeros(start.image.shape[:2], bool)  # a hand mask that tints nothing
+    assert legend(MatView(start.homography, hand=clean)) == ()
+    clean[300:310, 600:610] = True
+    assert any("magenta" in line for line in legend(MatView(start.homography, hand=clean)))
 
 
 def test_bad_input_is_a_vision_error_naming_it(start: SimFrame) -> None:
