@@ -264,7 +264,8 @@ def open_recording(spec: str, fps: float) -> FrameSource:
                                  f"frames; to referee from camera {spec} use companion run")
         raise UserError(f"{spec}: no such file or folder")
     try:
-        return open_source(str(path), fps)
+        # the resolved path: a file or folder named "0" is a recording, never camera 0
+        return open_source(str(path.resolve()), fps)
     except VisionError as exc:
         raise UserError(str(exc)) from None
 

@@ -14,10 +14,18 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.commands.main import main
-from companion.commands.referee import Summary, UserError, clock, referee_recording
+from companion.commands.referee import (
+    Summary,
+    UserError,
+    clock,
+    open_recording,
+    referee_recording,
+)
 from companion.matchlog import MatchStore
 from companion.matchlog.model import parse_iso
 from companion.referee import SCHEMA, CommitBy
@@ -34,6 +42,7 @@ from companion.sim.clips import (
     write_folder,
     write_video,
 )
+from vision.sources import FolderSource
 
 CLIPS = {
     # name: (width, height, tilt, azimuth, south_at, robust, as video)
@@ -458,3 +467,17 @@ def test_a_number_given_as_source_is_no_camera(tmp_path: Path, capsys) -> None:
     assert main(["referee", "--source", "2024", "--db", str(tmp_path / "m.sqlite3")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "to referee from camera 2024 use companion run" in err
+
+
+def test_a_recording_named_like_a_camera_index_is_the_recording(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 (cameras: an index, a device or a URL): `referee --source 0` where a folder
+    of frames is named 0 reads that folder; a camera is never opened for a recording."""
+    (tmp_path / "0").mkdir()
+    cv2.imwrite(str(tmp_path / "0" / "frame_0001.png"), np.zeros((8, 8, 3), np.uint8))
+    monkeypatch.chdir(tmp_path)
+    source = open_recording("0", 10.0)
+    try:
+        assert isinstance(source, FolderSource)
+    finally:
+        source.close()
