@@ -909,9 +909,7 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         f, ref = feat[:, disc], empty[:, disc]
         use = ~np.isnan(ref[..., 0]) & (layout.weight[:, disc] >= 1.0)
         n = use.sum(axis=1)
-        m = use[..., None].astype(np.float32)
-        mean_f = (f * m).sum(axis=1) / np.maximum(n, 1)[:, None]
-        mean_ref = (np.where(use[..., None], ref, 0.0)).sum(axis=1) / np.maximum(n, 1)[:, None]
+        mean_f, mean_ref = _disc_means(f, ref, use)
         # Tighter than labelling: a Pole's top and body are what the colours were learned from.
         # The sides as one Gaussian each: a disc's mean blends lit and shaded faces.
         each = np.stack([_dark_distance(colours[name], mean_f) for name in SIDES], axis=1)
@@ -955,6 +953,29 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
         fits |= odd & unexplained & shadowed & (mean_f[:, 0] < mean_ref[:, 0])
         odd_discs -= fits
     return unexplained & (odd_discs == judged)
+
+
+def _disc_means(feat: np.ndarray, ref: np.ndarray, use: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(64, 3) twice: the mean colour feature of each space's disc samples now and on the
+    empty mat ((64, K, 3) each) where ``use`` (64, K): their lightness as it is, their
+    chromaticity weighted by each sample's lightness in the lighter of the two photos. A
+    pixel dark in both is mostly noise in its chromaticity (a dot printed at a space's
+    centre): alone among bright ones it must not move the disc's colour; one dark in one
+    photo only (that dot now under a hand) changed for real."""
+    feat = np.where(use[..., None], feat, 0.0)  # unused samples may be unknown (NaN)
+    ref = np.where(use[..., None], ref, 0.0)
+    m = use.astype(np.float32)
+    n = np.maximum(m.sum(axis=1), 1.0)
+    w = m * np.maximum(np.maximum(feat[..., 0], ref[..., 0]), 0.0)
+    total = np.maximum(w.sum(axis=1), 1e-6)[:, None]
+
+    def mean(x: np.ndarray) -> np.ndarray:
+        light = (x[..., 0] * m).sum(axis=1) / n
+        chroma = (x[..., 1:] * w[..., None]).sum(axis=1) / total
+        return np.concatenate([light[:, None], chroma], axis=1).astype(np.float32)
+
+    return mean(feat), mean(ref)
 
 
 def _dark_distance(model: ColourModel, x: np.ndarray) -> np.ndarray:
@@ -1362,6 +1383,34 @@ def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     return standing, side, conf
 
 
+EITHER_SIDE = 3  # a Pole's side (1 south, 2 north) where its shape shows, its colour not
+
+
+def _whose_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
+                 poles_per_side: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Poles :func:`_read_poles` saw by their shapes alone, of :data:`EITHER_SIDE`
+    (``side`` (64,)), given a side: where the set (``poles_per_side``, all on the mat all
+    game long) is short of exactly that many Poles, all of one side, they are that side's,
+    half as sure as their shapes (``conf`` (64,)): the side comes from the count, which
+    one misread Pole elsewhere misleads. Otherwise they are left unread: no Pole, and not
+    sure of bare mat (0)."""
+    either = side == EITHER_SIDE
+    if not either.any():
+        return standing, side, conf
+    standing, side, conf = standing.copy(), side.copy(), conf.copy()
+    short = (np.zeros(2, int) if poles_per_side is None
+             else poles_per_side - _poles_of_each_side(standing, side))
+    if (short.min() >= 0 and int((short > 0).sum()) == 1
+            and int(short.sum()) == int(either.sum())):
+        standing[either] = True
+        side[either] = int(np.argmax(short)) + 1
+        conf[either] = 0.5 * conf[either]
+    else:
+        side[either] = 1
+        conf[either] = 0.0
+    return standing, side, conf
+
+
 def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
                 set_size: tuple[int, int]) -> str | None:
     """"pole" or "port" where the board (Poles standing (64,) bool of side (64,), Port
@@ -1500,13 +1549,17 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             cast = ((np.nan_to_num(seen, nan=0.0) >= cfg.shadow_seen)
                     & (np.nan_to_num(seen, nan=np.inf) <= cfg.shadow_most))
         rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
-        # Poles a body, a shadow or a rim shows: they shade and hide their neighbours' feet
-        # as much as the Poles the discs show.
-        built = only & ~standing & ~walls_here & (body | cast | (rim >= 1.0))
         # A footprint changes under a neighbour's shadow too, or its own walls': not where
-        # one may fall (which does not keep it from the space's Ports).
+        # one may fall (which does not keep it from the space's Ports). Poles a body, a
+        # shadow or a rim shows shade their neighbours' feet as much as those the discs show.
+        maybe = only & ~standing & ~walls_here & (body | cast | (rim >= 1.0))
         footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
-                                feet(standing | built, _CONFIG_STATES[best] > 0))
+                                feet(standing | maybe, _CONFIG_STATES[best] > 0))
+        # A neighbour's Pole casts a dark band as wide as a Pole's top across the space (low
+        # sun): its edges pass for a rim. Where such a shadow may fall, a rim needs the
+        # footprint's change with it.
+        rim_seen = (rim >= 1.0) & (~shade_may | (footprint >= 1.0))
+        built = only & ~standing & ~walls_here & (body | cast | rim_seen)
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
         # with half a body over it, is still a Pole: a shadow cannot give both.
         body_part = (np.zeros(64) if bodies is None else np.nan_to_num(bodies)
@@ -1517,7 +1570,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare
         # (a glossy print's glare its walls now block).
-        backed = body | cast | (rim >= 1.0) | foot
+        backed = body | cast | rim_seen | foot
         partial = (top_alone & ~both & foot_mute & (top_share < cfg.top_alone_whole)
                    & ~backed)
         standing = standing & ~partial
@@ -1525,6 +1578,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         shape = built | (only & ~standing & foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
+        # Neither side's discs can tell its Pole from the bare mat (both sides coloured like
+        # it: silver and navy on a light checker), yet a Pole's shape shows: one stands,
+        # whose the discs cannot say (EITHER_SIDE; read_board asks the set), and the space
+        # is not sure bare.
+        either = (silent[0] & silent[1] & ~standing & ~walls_here
+                  & (body | cast | rim_seen | foot))
+        top_label = np.where(either, EITHER_SIDE, top_label)
         none = np.zeros(64)
         sure = np.max([np.clip(np.nan_to_num(bodies if bodies is not None else none) / 2,
                                0.0, 1.0),
@@ -1535,7 +1595,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                                 0.0),
                        np.clip(rim / 2, 0.0, 1.0)],
                       axis=0)
-        conf_pole = np.where(shape, sure, conf_pole)
+        conf_pole = np.where(shape | either, sure, conf_pole)
         # A rim, and at least rim_share of the discs' samples in a side's colour: a Pole
         # lit much like the pad printed in its colour under it, which its discs half tell.
         halves = (top_share + foot_share) / 2
@@ -1618,9 +1678,11 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
 
     def poles_for(arrangement: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return (first if np.array_equal(arrangement, best)
-                else _read_poles(labels, loglik, camouflage, layout, arrangement, side_like,
-                                 shaded, bodies, shadows, feet, rims))
+        return _whose_poles(*(first if np.array_equal(arrangement, best)
+                              else _read_poles(labels, loglik, camouflage, layout, arrangement,
+                                               side_like, shaded, bodies, shadows, feet,
+                                               rims)),
+                            None if set_size is None else set_size[0])
 
     standing, top_label, conf_pole = poles_for(order[:, 0])
     if set_size is not None:
