@@ -8,7 +8,6 @@ python-chess gets one line naming the `bench` extra".
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -16,15 +15,11 @@ from types import ModuleType
 
 import pytest
 
+from tests.benchmarks import load_benchmark
+
 
 def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_rules.py"
-    spec = importlib.util.spec_from_file_location("bench_rules", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_rules", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_rules")
 
 
 def test_without_python_chess_one_line_names_the_bench_extra(

@@ -4,17 +4,15 @@ random print per scene, our own print unchanged by default, piece gloss, pattern
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import random
-import sys
 from dataclasses import replace
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
+from tests.benchmarks import load_benchmark
 from vision.errors import VisionError
 from vision.mat import (
     BORDER_WIDTHS,
@@ -251,13 +249,7 @@ def test_a_check_tablecloth_and_unknown_tables() -> None:
 
 
 def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_vision.py"
-    spec = importlib.util.spec_from_file_location("bench_vision", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_vision", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_vision")
 
 
 def test_bench_scores_devset_output_like_the_sets_scorer() -> None:
