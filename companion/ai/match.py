@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.ai.player import choose, level_settings
+from companion.ai.player import RANDOM, choose, level_settings
 from companion.rules.teleporters import Position, Side, end_turn, play
 from companion.rules.teleporters.random_play import random_midgame
 
@@ -115,7 +115,8 @@ def play_match(a: int, b: int, games: int, seed: int = 0, max_turns: int = 200,
     """``games`` games of level ``a`` against level ``b``, ``a`` south in the even ones;
     games ``2k`` and ``2k + 1`` start from the same opening."""
     for level in (a, b):
-        level_settings(level)  # an unknown level fails before any game is played
+        if level != RANDOM:
+            level_settings(level)  # an unknown level fails before any game is played
     played: list[Game] = []
     for g in range(games):
         south, north = (a, b) if g % 2 == 0 else (b, a)

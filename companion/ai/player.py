@@ -25,8 +25,13 @@ from dataclasses import dataclass
 from companion.ai import evaluate
 from companion.ai.turns import Turn, whole_turns
 from companion.rules.teleporters import Move, Position
+from companion.rules.teleporters.random_play import random_turn
 
 LEVELS = (1, 2, 3, 4, 5)
+# Not a level to play against: random legal turns, the reference the strength targets are
+# measured against (`companion ai match --levels 5,0`).
+RANDOM = 0
+MATCH_LEVELS = (RANDOM, *LEVELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,12 @@ def choose_turn(position: Position, level: int, seed: int = 0,
 
 def choose(position: Position, level: int, seed: int = 0,
            budget_s: float | None = None) -> Turn:
-    """As :func:`choose_turn`, with the position the turn leaves and its score."""
+    """As :func:`choose_turn`, with the position the turn leaves and its score. Level
+    :data:`RANDOM` (0) plays up to four random legal moves (the rules core's
+    ``random_turn``), its score 0."""
+    if level == RANDOM:
+        moves, last, _ = random_turn(position, random.Random(seed))
+        return Turn(moves, last, 0.0)
     settings = level_settings(level)
     budget = budget_s if budget_s is not None else settings.budget_s
     started = time.perf_counter()

@@ -7,7 +7,7 @@ import json
 import re
 
 from companion.ai.match import OPENING_TURNS, Tally, play_match
-from companion.ai.player import LEVELS
+from companion.ai.player import MATCH_LEVELS
 from companion.commands.common import EXIT_OK
 from companion.commands.options import WHOLE_DIGITS
 from companion.errors import UserError
@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "and the median and worst seconds per turn. Exit status: 0 done, 2 bad input.")
     # Strings checked here, not argparse types: a bad value is one line, not a usage block.
     match.add_argument("--levels", metavar="A,B",
-                       help=f"the two levels, each one of {', '.join(map(str, LEVELS))}")
+                       help=f"the two levels, each one of {', '.join(map(str, MATCH_LEVELS))} "
+                       "(0: random legal turns, a reference to measure against)")
     match.add_argument("--games", metavar="N", help="games to play (1 or more)")
     match.add_argument("--seed", default="0", metavar="S", help="seed (default 0)")
     match.add_argument("--max-turns", default="200", metavar="T",
@@ -51,9 +52,9 @@ def parse_levels(text: str | None) -> tuple[int, int]:
         raise UserError(f"--levels {text!r}: give two levels as A,B, such as 3,5")
     levels = (int(m[1]), int(m[2]))
     for level in levels:
-        if level not in LEVELS:
+        if level not in MATCH_LEVELS:
             raise UserError(f"--levels {text!r}: level {level} is not one of "
-                            f"{', '.join(map(str, LEVELS))}")
+                            f"{', '.join(map(str, MATCH_LEVELS))}")
     return levels
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.ai.player import LEVELS, choose, choose_turn, level_settings
+from companion.ai.player import LEVELS, RANDOM, choose, choose_turn, level_settings
 from companion.rules.teleporters import Move, Position, Side, TurnState, end_turn, explain, play
 from companion.rules.teleporters.random_play import random_midgame
 
@@ -25,7 +25,7 @@ def replay(pos: Position, moves: Sequence[Move]) -> Position:
 
 
 @FAST
-@given(st.integers(0, 2**32 - 1), st.integers(0, 14), st.sampled_from([1, 2, 3]))
+@given(st.integers(0, 2**32 - 1), st.integers(0, 14), st.sampled_from([RANDOM, 1, 2, 3]))
 def test_the_turn_chosen_replays_legally(seed: int, turns: int, level: int) -> None:
     pos = random_midgame(random.Random(seed), turns)
     moves = choose_turn(pos, level, seed)
@@ -42,7 +42,7 @@ def test_the_two_ply_levels_choose_legal_turns(level: int) -> None:
     assert explain(pos, replay(pos, moves)).legal
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", [RANDOM, *LEVELS])
 def test_the_same_seed_gives_the_same_turn(level: int) -> None:
     pos = random_midgame(random.Random(11), 5)
     assert choose_turn(pos, level, 42, budget_s=60) == choose_turn(pos, level, 42,
@@ -52,6 +52,17 @@ def test_the_same_seed_gives_the_same_turn(level: int) -> None:
 def test_level_1_varies_with_the_seed() -> None:
     pos = Position.start()
     assert len({tuple(choose_turn(pos, 1, s)) for s in range(6)}) > 1
+
+
+def test_the_random_reference_plays_any_legal_turn() -> None:
+    """Issue 22, Done when ("level 5 beats a random player in every game"): level 0 is
+    that random player, for measurement: legal turns of up to four moves, varying with the
+    seed, and no level to play against (`level_settings` still refuses it)."""
+    pos = Position.start()
+    turns = {tuple(choose_turn(pos, RANDOM, s)) for s in range(8)}
+    assert len(turns) > 4 and all(1 <= len(t) <= 4 for t in turns)
+    with pytest.raises(ValueError, match="level 0"):
+        level_settings(RANDOM)
 
 
 # Two south Poles on Goal Telepads, two walks short of the win; north has a quiet move or two.

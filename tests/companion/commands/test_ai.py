@@ -16,6 +16,12 @@ def test_a_tiny_match_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
     assert "A level 2" in out and "B level 1" in out
 
 
+def test_a_match_against_the_random_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: the strength targets are measured against a random player, level 0."""
+    assert main(["ai", "match", "--levels", "3,0", "--games", "2", "--max-turns", "4"]) == 0
+    assert "B level 0" in capsys.readouterr().out
+
+
 def test_a_tiny_match_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ai", "match", "--levels", "1,1", "--games", "1", "--max-turns", "2",
                  "--seed", "3", "--json"]) == 0
