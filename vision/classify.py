@@ -1392,8 +1392,9 @@ def _whose_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     (``side`` (64,)), given a side: where the set (``poles_per_side``, all on the mat all
     game long) is short of exactly that many Poles, all of one side, they are that side's,
     half as sure as their shapes (``conf`` (64,)): the side comes from the count, which
-    one misread Pole elsewhere misleads. Otherwise they are left unread: no Pole, and not
-    sure of bare mat (0)."""
+    one misread Pole elsewhere misleads. So, too, where it is short of one more, which
+    :func:`_fit_the_poles` then looks for as one misreading. Otherwise they are left
+    unread: no Pole, and not sure of bare mat (0)."""
     either = side == EITHER_SIDE
     if not either.any():
         return standing, side, conf
@@ -1401,7 +1402,7 @@ def _whose_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     short = (np.zeros(2, int) if poles_per_side is None
              else poles_per_side - _poles_of_each_side(standing, side))
     if (short.min() >= 0 and int((short > 0).sum()) == 1
-            and int(short.sum()) == int(either.sum())):
+            and int(short.sum()) - int(either.sum()) in (0, 1)):
         standing[either] = True
         side[either] = int(np.argmax(short)) + 1
         conf[either] = 0.5 * conf[either]

@@ -411,6 +411,15 @@ def test_a_poles_shape_where_neither_sides_colour_tells_is_the_sides_the_set_lac
     side = np.where(others, np.where(np.arange(64) < 32, 1, 2), side)
     got, whose, sure = _whose_poles(standing, side, conf, 4)
     assert got[q] and whose[q] == 2 and sure[q] == 0.5  # north lacked one
+    # north lacks two: the one more is one misreading, which _fit_the_poles looks for
+    # (a silver Pole on a light square read as neither a Pole nor bare mat)
+    fewer = standing.copy()
+    fewer[sq("e8")] = False
+    got, whose, sure = _whose_poles(fewer, side, conf, 4)
+    assert got[q] and whose[q] == 2 and sure[q] == 0.5
+    fewer[sq("d8")] = False  # three short: more than one misreading, so not the count's
+    got, whose, sure = _whose_poles(fewer, side, conf, 4)
+    assert not got[q] and sure[q] == 0.0
     side[sq("e8")] = 1  # a misread north Pole: south one over, north two short
     got, whose, sure = _whose_poles(standing, side, conf, 4)
     assert not got[q] and whose[q] != EITHER_SIDE and sure[q] == 0.0
