@@ -1299,8 +1299,14 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
         theirs = np.take_along_axis(each, np.maximum(side[there] - 1, 0)[..., None, None],
                                     axis=3)[..., 0]
         strength = np.where(across, (own - theirs).sum(axis=2), strength)
-        # A wall no blend explains (by port_margin) stands whatever stands across it.
-        still |= across & (strength >= CLASSIFY.port_margin)
+        # A wall no blend explains (by port_margin) stands whatever stands across it,
+        # unless its space's other edges speak against it (line_against): a Port is two
+        # walls, and one whose other wall looks absent stands only by the line, which the
+        # wall across explains (its lit top, or its shadow, need not look like that wall's
+        # side; a shadow on wood may look plainly like dark wood). Where the other wall is
+        # on a shared line too, or out of sight, they say nothing (lead about 0).
+        still |= across & (strength >= CLASSIFY.port_margin) & (
+            lead > -CLASSIFY.line_against)
     # Spaces whose every wall is shared have no other edge to call (lead 0 both sides).
     neither = (lead <= 0) & (lead[there] <= 0)
     return shared & ~still & (still[there] | np.where(neither, strength[there] > strength,

@@ -175,6 +175,11 @@ class ClassifyConfig:
     # of port_margin: a space's other edges call for its wall on a line two spaces read
     # walls on, when arrangements with that wall lead those without by this much
     line_keep_lead: float = 0.5
+    # log-likelihood by which a space's other edges favour arrangements without its wall on
+    # a line another side's wall shares, for that wall to yield however plain its colour
+    # (Blender draws: phantom walls 3.2-8.4; a real wall whose Port's other corner was out
+    # of sight, 0.07)
+    line_against: float = 1.0
     # of port_margin: the least sure reading that a board one Port off the set's count may
     # change to fit it (classify._fit_the_set): unsure, as the referee's default counts it
     set_fit_loss: float = 0.5
@@ -321,10 +326,11 @@ class GateConfig:
     # pieces read beyond the set's (Poles and Ports of each side): a hand read as pieces,
     # where one of them at least is read this sure; and pieces beyond the set's, with those
     # short of it in a game, this many even when all are unsure (a hand hides pieces as it
-    # shows some)
+    # shows some: 4 to 17 over the simulated and Blender hands, where misread cream
+    # pieces on white laminate, walls back to back and Poles in their shadows, made 3)
     beyond_the_set: int = 2
     beyond_the_set_sure: float = 0.5
-    off_the_set: int = 3
+    off_the_set: int = 4
     # The band round the grid, where no piece ever stands (vision.gate.Surround): places
     # surround_step spaces apart all round; at each, the first surround_rows offsets out of
     # surround_offsets whose line of sight clears any piece on the mat by surround_clear

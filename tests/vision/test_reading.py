@@ -338,12 +338,15 @@ def test_a_wall_blurred_across_one_line_is_not_read_as_another_sides_port() -> N
     a white wall): south's f4 nw Port lights e4's e edge, its samples plainly north's
     colour (within explain_sigma, so not in doubt) yet explained better still as f4's wall
     blurred into the mat; e4's n edge is barely a wall. e4 yields the line and reads no
-    Port. The same north wall seen in its own colour that no blend explains stands."""
+    Port. The same north wall seen in its own colour that no blend explains stands,
+    where its other edge says nothing against it (see the next test)."""
     walls = {"f4_n": (SOUTH, -0.5, -50.0), "f4_w": (SOUTH, -0.5, -50.0)}
-    for e4_e, want in (((NORTH, -3.0, 0.0), {"f4": (("nw", SOUTH),)}),
-                       ((NORTH, -0.5, -50.0), {"f4": (("nw", SOUTH),), "e4": (("ne", NORTH),)})):
+    for e4_e, e4_n, want in (
+            ((NORTH, -3.0, 0.0), (-10.0, -60.0, -12.0), {"f4": (("nw", SOUTH),)}),
+            ((NORTH, -0.5, -50.0), (-10.0, -60.0, -10.0),
+             {"f4": (("nw", SOUTH),), "e4": (("ne", NORTH),)})):
         ll, own, blend = seen_walls(**walls, e4_e=e4_e)
-        ll[sq("e4"), EDGE["n"]] = (-10.0, -60.0, -12.0)  # a little more like bare mat
+        ll[sq("e4"), EDGE["n"]] = e4_n  # barely a wall, or not even that
         assert decide_seen(ll, own, blend) == want, e4_e
 
 
@@ -357,6 +360,27 @@ def test_two_sides_walls_back_to_back_that_no_blend_explains_all_stand() -> None
         g5_w=(NORTH, -0.5, -50.0), g5_n=(NORTH, -0.5, -50.0))
     assert decide_seen(ll, own, blend) == {
         "f5": (("se", SOUTH),), "f4": (("ne", NORTH),), "g5": (("nw", NORTH),)}
+
+
+def test_a_wall_whose_ports_other_wall_is_seen_absent_yields_its_line() -> None:
+    """Issue 16 (a held-out Blender draw: maroon and cream Ports on a white laminate under
+    a warm LED strip): south's a2 sw Port stands on the a1/a2 line, and its lit top looks
+    cream on a1's side of the line, which a blend of maroon with the mat explains less
+    well, though far from plainly cream. a1's other edge, where its "ne" Port would need
+    a second wall, looks bare: the line is a2's, and a1 reads no Port. Where a1's other
+    wall shows, both stand (the rule book lets Ports of either side stand back to back)."""
+    walls = {"a2_s": (SOUTH, -0.5, -50.0), "a2_w": (SOUTH, -0.5, -50.0),
+             "a1_n": (NORTH, -4.0, -15.0)}
+    ll, own, blend = seen_walls(**walls)
+    ll[sq("a1"), EDGE["e"]] = (-1.0, -61.0, -4.0)  # bare mat, a little like a cream wall
+    assert decide_seen(ll, own, blend) == {"a2": (("sw", SOUTH),)}
+    ll, own, blend = seen_walls(**walls, a1_e=(NORTH, -1.0, -40.0))
+    assert decide_seen(ll, own, blend) == {"a2": (("sw", SOUTH),), "a1": (("ne", NORTH),)}
+    # ... or where that edge says next to nothing (out of sight behind a Pole; simulated,
+    # seed 2026, scene 17: a teal Port's wall back to back with a pink one)
+    ll, own, blend = seen_walls(**walls)
+    ll[sq("a1"), EDGE["e"]] = (-0.5, -61.0, -0.6)
+    assert decide_seen(ll, own, blend) == {"a2": (("sw", SOUTH),), "a1": (("ne", NORTH),)}
 
 
 def test_a_blend_of_a_wall_and_the_mat_is_told_from_a_colour_of_its_own() -> None:
