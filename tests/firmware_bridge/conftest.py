@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 import time
@@ -53,16 +55,24 @@ def bridge(device: VirtualDevice) -> Iterator[Bridge]:
         yield b
 
 
+def _build_root(factory: pytest.TempPathFactory) -> Path:
+    """Where the session's firmware builds go. Under pytest-xdist, the run's folder that all
+    workers share (each worker's basetemp is inside it), so the builds are made once per run,
+    not once per worker; otherwise the session's own basetemp."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
 def fw_host(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The firmware's protocol core built for this machine (needs make and cc)."""
-    return _build_or_skip("host", tmp_path_factory.getbasetemp() / "fw-host")
+    return _build_or_skip("host", _build_root(tmp_path_factory) / "fw-host")
 
 
 @pytest.fixture(scope="session")
 def fw_avr(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The AVR firmware ELF and the simavr harness (needs gcc-avr, avr-libc, libsimavr-dev)."""
-    out = tmp_path_factory.getbasetemp() / "fw-avr"
+    out = _build_root(tmp_path_factory) / "fw-avr"
     _build_or_skip("all", out)
     return _build_or_skip("harness", out)
 
@@ -70,18 +80,26 @@ def fw_avr(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def fw_host_v1(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The protocol core built to speak only protocol version 1, as firmware 1.0 did."""
-    return _build_or_skip("host", tmp_path_factory.getbasetemp() / "fw-host-v1", protocol=1)
+    return _build_or_skip("host", _build_root(tmp_path_factory) / "fw-host-v1", protocol=1)
 
 
 @pytest.fixture(scope="session")
 def fw_avr_v1(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A board that speaks only protocol version 1 (``make PROTOCOL=1``) and the harness."""
-    out = tmp_path_factory.getbasetemp() / "fw-avr-v1"
+    out = _build_root(tmp_path_factory) / "fw-avr-v1"
     _build_or_skip("all", out, protocol=1)
     return _build_or_skip("harness", out)
 
 
 def _build_or_skip(target: str, out: Path, protocol: int | None = None) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    # One worker builds while the others wait; make then finds their targets up to date.
+    with open(out / ".build-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(target, out, protocol)
+
+
+def _build(target: str, out: Path, protocol: int | None) -> Path:
     try:
         return build(target, out, protocol=protocol)
     except ToolchainMissing as exc:
