@@ -9,11 +9,10 @@ import re
 from companion.ai.match import OPENING_TURNS, Tally, play_match
 from companion.ai.player import MATCH_LEVELS
 from companion.commands.common import EXIT_OK
-from companion.commands.options import WHOLE_DIGITS
+from companion.commands.options import count_option
 from companion.errors import UserError
 
 _LEVEL_LIST = re.compile(r"([0-9]),([0-9])")
-_WHOLE = re.compile(rf"[0-9]{{1,{WHOLE_DIGITS}}}")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,20 +57,12 @@ def parse_levels(text: str | None) -> tuple[int, int]:
     return levels
 
 
-def _count(option: str, text: str | None, least: int) -> int:
-    if text is None:
-        raise UserError(f"{option} N is needed: a whole number of at least {least}")
-    if not _WHOLE.fullmatch(text.strip()) or int(text) < least:
-        raise UserError(f"{option} {text!r}: give a whole number of at least {least}")
-    return int(text)
-
-
 def _cmd_match(args: argparse.Namespace) -> int:
     a, b = parse_levels(args.levels)
-    games = _count("--games", args.games, 1)
-    seed = _count("--seed", args.seed, 0)
-    max_turns = _count("--max-turns", args.max_turns, 1)
-    opening = _count("--opening", args.opening, 0)
+    games = count_option("--games", args.games, 1)
+    seed = count_option("--seed", args.seed, 0)
+    max_turns = count_option("--max-turns", args.max_turns, 1)
+    opening = count_option("--opening", args.opening, 0)
     played, first, second = play_match(a, b, games, seed, max_turns, opening_turns=opening)
     if args.json:
         print(json.dumps({

@@ -6,7 +6,8 @@ calibration reads its rendered start position once, then every frame goes throug
 pipeline (``companion.live.session``: detector, stability gate, referee), the LEDs go to a
 virtual LED/die board on a pseudo-terminal through the real ``firmware_bridge.Bridge``, and
 the match is recorded in the match log like any other. ``--quest``: the 8 Queens quest played
-alone (``companion.sim.quest_table``).
+alone (``companion.sim.quest_table``). ``--ai``: a short game against the companion, its
+moves lit on the LED board and carried out by the simulated player (``companion.sim.ai_table``).
 """
 
 from __future__ import annotations
@@ -16,16 +17,30 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from companion.ai import LEVELS
 from companion.commands.common import EXIT_INTERRUPTED, add_db_argument
 from companion.commands.front_end import app_unless_headless
+from companion.commands.options import count_option
+from companion.errors import UserError
+from companion.live.api import Update
+from companion.live.lights import lights_for
+from companion.live.opponent import Opponent
 from companion.live.quest import QuestSession, QuestTextLog
 from companion.live.recorder import open_store
 from companion.live.session import Session
 from companion.live.sighting import Vision
 from companion.live.textlog import TextLog, describe_lights
 from companion.matchlog import MatchLogError, MatchStore
-from companion.rules.teleporters import Position
+from companion.referee import TurnCommitted
+from companion.rules.teleporters import Position, Side
 from companion.rules.teleporters.quests import Quest
+from companion.sim.ai_table import (
+    COMPANION,
+    DEFAULT_SEED,
+    DEFAULT_TURNS,
+    PLAYER_LEVEL,
+    CompanionTable,
+)
 from companion.sim.demo import (
     DEMO_START,
     FPS,
@@ -50,7 +65,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "demo", help="referee a scripted match on the simulated table, no hardware needed",
         description="The simulated table plays a scripted late-game match through the vision "
         "pipeline, the referee and a virtual LED board, shown in the app (or as text). "
-        "Exit status: 0 after the win, 1 the match could not finish, 2 bad input.")
+        "With --ai: a short game against the companion, its moves lit on the virtual LED "
+        "board. Exit status: 0 after the win (--ai: at the end of the game), 1 the match "
+        "could not finish, 2 bad input.")
     demo.add_argument("--headless", action="store_true",
                       help="print the events as text instead of opening the app")
     demo.add_argument("--fast", action="store_true",
@@ -59,13 +76,55 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo.add_argument("--quest", action="store_true",
                       help="the 8 Queens Solitaire Quest instead: a layout with one mistake, "
                       "flagged on the LEDs, then put right")
+    demo.add_argument("--ai", action="store_true",
+                      help="a short game against the companion (north): its moves are lit on "
+                      "the virtual LED board, and the simulated player carries them out")
+    # Strings checked here, not argparse types: a bad value is one line, not a usage block.
+    demo.add_argument("--level", metavar="N",
+                      help=f"with --ai: the companion's level, one of "
+                      f"{', '.join(map(str, LEVELS))} (default {DEFAULT_LEVEL}: answers in "
+                      "well under a second)")
+    demo.add_argument("--turns", metavar="N",
+                      help=f"with --ai: turns (both sides') before the game stops, if no one "
+                      f"has won (default {DEFAULT_TURNS})")
+    demo.add_argument("--seed", metavar="S",
+                      help=f"with --ai: the seed of both players' choices (default "
+                      f"{DEFAULT_SEED})")
     demo.set_defaults(func=_cmd_demo)
 
 
+DEFAULT_LEVEL = 3
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
+    ai_only = [f"--{name}" for name in ("level", "turns", "seed")
+               if getattr(args, name) is not None]
+    if ai_only and not args.ai:
+        raise UserError(f"{ai_only[0]} goes with --ai")
+    if args.ai and args.quest:
+        raise UserError("--ai and --quest are two demos: give one")
+    if args.ai:
+        level = _level(args.level)
+        turns = count_option("--turns", _or(args.turns, DEFAULT_TURNS), 1)
+        seed = count_option("--seed", _or(args.seed, DEFAULT_SEED), 0)
+        return run_ai_demo(headless=args.headless, fast=args.fast, db=args.db, level=level,
+                           turns=turns, seed=seed)
     if args.quest:
         return run_quest_demo(headless=args.headless, db=args.db)
     return run_demo(headless=args.headless, fast=args.fast, db=args.db)
+
+
+def _or(text: str | None, default: int) -> str:
+    return str(default) if text is None else text
+
+
+def _level(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_LEVEL
+    choices = ", ".join(map(str, LEVELS))
+    if text.strip() not in {str(n) for n in LEVELS}:
+        raise UserError(f"--level {text!r}: give one of {choices}")
+    return int(text)
 
 
 def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None,
@@ -114,6 +173,107 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
         return 1 if unrecorded else 0  # never report success for work not done
 
     return _to_the_end(play, say, session.close, board.stop)
+
+
+def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = None,
+                level: int = DEFAULT_LEVEL, turns: int = DEFAULT_TURNS, seed: int = DEFAULT_SEED,
+                out: TextIO | None = None) -> int:
+    """A short game against the companion at ``level``; 0 once it is over (won, or
+    ``turns`` turns played) with every move of the companion's carried out as lit."""
+    out = out or sys.stdout
+
+    def say(line: str) -> None:
+        print(line, file=out, flush=True)
+
+    app = app_unless_headless(headless, say)
+    store = open_store(db, say)
+    profile = _calibrated(store)
+    if profile is None:
+        return 1
+    board = virtual_board(say)
+    players = {COMPANION.value: f"the companion, level {level}",
+               COMPANION.opponent.value: "Demo Player"}
+    table = CompanionTable(leds=board.leds, press_button=board.press,
+                           narrate=say if app is None else None,
+                           paced=app is not None and not fast, seed=seed, max_turns=turns)
+    session = Session(vision=Vision.from_profile(profile), source=table, board=board.link,
+                      store=store, start=table.start, players=players,
+                      tags={**TAGS, "Companion": f"{COMPANION.value}, level {level}"},
+                      simulated=True, log_note="" if store is not None else "not recording")
+    table.bind(session)
+
+    def announce(line: str) -> None:  # with what the LEDs show now: its first move
+        lit = describe_lights(lights_for(session.state, guide=session.guide))
+        say(f"         COMPANION {line} — {lit}")
+
+    opponent = Opponent(session, side=COMPANION, level=level, seed=seed,
+                        say=announce if app is None else None)
+    commits: list[TurnCommitted] = []
+
+    def committed(update: Update) -> None:
+        commits.extend(e for e in update.events if isinstance(e, TurnCommitted))
+
+    def play() -> int:
+        if app is None:
+            _ai_header(say, store, board, table.start, level, seed, turns)
+            session.on_update(TextLog(out))
+        session.on_update(opponent)  # after the text log: its turn is said after the commit
+        session.on_update(committed)
+        if app is not None:
+            session.start()
+            app.run_app(session)
+            return 0
+        session.run()
+        state = session.state
+        # What the camera saw committed on the companion's turns must be what it lit.
+        ours = {c.number: c for c in commits if c.side is COMPANION}
+        played = commits[-1].number if commits else 0
+        for choice in opponent.choices:
+            made = ours.get(choice.guide.turn_number)
+            if made is None and choice.guide.turn_number > played:
+                continue  # chosen as the demo's turn limit stopped the game
+            if made is None or not made.position.same_board(choice.guide.boards[-1]):
+                raise DemoError(f"turn {choice.guide.turn_number}: the board committed is not "
+                                f"the companion's {choice.guide.notation()}")
+        say("")
+        say(state.expected.diagram())
+        say("")
+        seconds = [c.seconds for c in opponent.choices if c.guide.turn_number in ours]
+        result = (f"{_who(state.winner)} wins after {played} turns" if state.winner is not None
+                  else f"no one has won after {played} turns (the demo's limit)")
+        say(f"game over: {result}. Level {level} chose its {_n(len(seconds), 'turn')} in "
+            f"{sum(seconds):.2f} s (worst {max(seconds, default=0.0):.2f} s); all "
+            f"{_n(len(table.carried), 'move')} were lit and carried out as shown; "
+            f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed")
+        say(f"{board.where} shows: {describe_lights(board.leds())}")
+        unrecorded = session.flush_log()
+        say(_recorded(session, store))
+        return 1 if unrecorded else 0
+
+    return _to_the_end(play, say, session.close, board.stop)
+
+
+def _n(count: int, thing: str) -> str:
+    return f"{count} {thing}" + ("" if count == 1 else "s")
+
+
+def _who(side: Side) -> str:
+    return "the companion" if side is COMPANION else f"the player ({side.value})"
+
+
+def _ai_header(say: Callable[[str], None], store: MatchStore | None, board: DemoBoard,
+               start: Position, level: int, seed: int, turns: int) -> None:
+    say(f"tabletop-companion demo: a short Teleporters game against the companion (level "
+        f"{level}, {COMPANION.value}) on the simulated table, seed {seed}, at most {turns} "
+        "turns.")
+    say(f"The player ({COMPANION.opponent.value}, level {PLAYER_LEVEL}) carries out the "
+        "companion's moves as the LEDs light them: the piece to lift yellow, where it goes "
+        "cyan.")
+    say(f"Every move is refereed from the camera; lights go to the {board.where}; "
+        + (f"the match log {store.path}." if store is not None else "no match log."))
+    say("")
+    say(start.diagram())
+    say("")
 
 
 def _header(say: Callable[[str], None], store: MatchStore | None, board: DemoBoard) -> None:
@@ -214,4 +374,4 @@ def _to_the_end(play: Callable[[], int], say: Callable[[str], None],
             close()
 
 
-__all__ = ["register", "run_demo", "run_quest_demo"]
+__all__ = ["register", "run_ai_demo", "run_demo", "run_quest_demo"]

@@ -15,9 +15,11 @@ import re
 import stat
 
 from companion.commands.camera import CameraSpec, CameraSpecError
+from companion.errors import UserError
 
 WHOLE_DIGITS = 9  # digits a whole-number option takes at most
 _WHOLE = re.compile(rf"[+-]?[0-9]{{1,{WHOLE_DIGITS}}}")
+_COUNT = re.compile(rf"[0-9]{{1,{WHOLE_DIGITS}}}")
 _DECIMAL = re.compile(r"[+-]?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?")
 
 
@@ -26,6 +28,16 @@ def whole(text: str) -> int:
     if not _WHOLE.fullmatch(text):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a whole number (digits 0-9, at most {WHOLE_DIGITS})")
+    return int(text)
+
+
+def count_option(option: str, text: str | None, least: int) -> int:
+    """A whole-number option checked in the command, not by argparse (a bad value is then
+    one line, not a usage block): at least ``least``, ASCII digits, no sign."""
+    if text is None:
+        raise UserError(f"{option} N is needed: a whole number of at least {least}")
+    if not _COUNT.fullmatch(text.strip()) or int(text) < least:
+        raise UserError(f"{option} {text!r}: give a whole number of at least {least}")
     return int(text)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from companion.live.guide import Guide
 from companion.referee import Event, RefereeState
 
 
@@ -41,6 +42,7 @@ class Update:
     state: RefereeState
     links: Links
     last_die: int | None = None  # the last die value rolled, if any
+    guide: Guide | None = None  # the companion's chosen turn, when one is being carried out
 
 
 class SessionLike(Protocol):

@@ -9,7 +9,10 @@ names of ``firmware_bridge.layout.DEFAULT_STATUS``, for ``Bridge.set_status``. A
 Board: the spaces of the tentative moves (from: dim green, to and side effects: green); an
 illegal change's spaces red until the board is legal again; the spaces to restore amber once
 'show me what to restore' was asked; spaces vision is unsure of blue; after a win the winner's
-Goal Telepads green. Status: the side to move (``turn_1`` south, ``turn_2`` north), vision
+Goal Telepads green. On a turn the companion chose (a :class:`Guide`), the move it asks the
+player to make next: the piece to lift yellow, where it goes (and what it moves along) cyan;
+once all are made, its moves as any tentative ones; a board off the chosen turn red on the
+spaces that differ. Status: the side to move (``turn_1`` south, ``turn_2`` north), vision
 (green clear, amber hand over the mat, blue unsure, red the board disagrees with the rules,
 off nothing seen yet), and the markers left (``marker_1``/``marker_2`` the round Pole markers,
 ``marker_3``/``marker_4`` the angled Port markers: lit while unused).
@@ -21,8 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from companion.live.guide import Guide, lift_and_place
 from companion.referee import RefereeState, VisionState
-from companion.rules.teleporters import Side, square_name
+from companion.rules.teleporters import Move, Side, square_name
 from firmware_bridge.colors import Color
 
 SIDE_LEDS: Mapping[Side, str] = {Side.SOUTH: "turn_1", Side.NORTH: "turn_2"}
@@ -49,6 +53,9 @@ class Scheme:
     vision_occluded: Color = Color.AMBER
     vision_uncertain: Color = Color.BLUE
     vision_disagrees: Color = Color.RED
+    # the companion's move to make: apart from the green of the moves made
+    guide_lift: Color = Color.YELLOW
+    guide_place: Color = Color.CYAN
 
 
 DEFAULT_SCHEME = Scheme()
@@ -73,8 +80,10 @@ class LightFrame:
             bridge.set_status(name, color)
 
 
-def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
-    """The board's space LEDs for ``state`` (the input of ``Bridge.show``)."""
+def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
+               guide: Guide | None = None) -> dict[str, Color]:
+    """The board's space LEDs for ``state`` (the input of ``Bridge.show``); ``guide``: the
+    companion's chosen turn, lit where it applies to the turn in play."""
     board: dict[str, Color] = {}
     if state.over:  # the winner's Goal Telepads (a resignation too); a draw lights nothing
         if state.winner is not None:
@@ -87,6 +96,12 @@ def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str
             board[square_name(sq)] = scheme.illegal
         for fix in state.restore:  # the fix-list says more than the red of the clause
             board[fix.square] = scheme.restore
+    elif guide is not None and guide.applies(state) and guide.done(state) is None:
+        for name in guide.off_course(state):
+            board[name] = scheme.illegal
+    elif (guide is not None and guide.applies(state)
+          and (move := guide.next_move(state)) is not None):
+        board.update(guide_lights(move, scheme))
     else:
         for move in state.tentative:
             frm, *rest = move.squares()
@@ -96,6 +111,15 @@ def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME) -> dict[str
     if state.vision is VisionState.UNCERTAIN:
         for name in state.uncertain:
             board[name] = scheme.uncertain
+    return board
+
+
+def guide_lights(move: Move, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
+    """The spaces lit for the companion's next move: the piece to lift, where it goes."""
+    lift, places = lift_and_place(move)
+    board = {lift: scheme.guide_lift}
+    for name in places:  # a spin lifts and places on one space
+        board[name] = scheme.guide_place
     return board
 
 
@@ -126,9 +150,9 @@ def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
 
 
 def frame_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
-              unrecorded: bool = False) -> LightFrame:
-    return LightFrame(lights_for(state, scheme), status_for(state, scheme, unrecorded))
+              unrecorded: bool = False, guide: Guide | None = None) -> LightFrame:
+    return LightFrame(lights_for(state, scheme, guide), status_for(state, scheme, unrecorded))
 
 
 __all__ = ["DEFAULT_SCHEME", "POLE_MARKER_LEDS", "PORT_MARKER_LEDS", "SIDE_LEDS", "VISION_LED",
-           "LightFrame", "Scheme", "frame_for", "lights_for", "status_for"]
+           "LightFrame", "Scheme", "frame_for", "guide_lights", "lights_for", "status_for"]

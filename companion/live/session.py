@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.live.api import Link, Links, Update
 from companion.live.board import BoardLink
+from companion.live.guide import Guide
 from companion.live.lights import LightFrame, frame_for
 from companion.live.recorder import Recorder
 from companion.live.sighting import Sighting, Vision
@@ -120,6 +121,7 @@ class Session:
         self._closed = False
         self._lights: LightFrame | None = None
         self._last_die: int | None = None
+        self._guide: Guide | None = None
         self._camera = Link.NONE if source is None and vision is None else Link.CONNECTING
         self._frame_times: list[float] = []
         self._links = self._compute_links()
@@ -229,6 +231,20 @@ class Session:
     def die_rolled(self, value: int, sides: int = 6, source: str = "tablet") -> None:
         """A roll typed on the tablet (the board's die arrives by itself)."""
         self._act(lambda t: self._referee.die_rolled(value, source, t=t, sides=sides))
+
+    @property
+    def guide(self) -> Guide | None:
+        """The companion's chosen turn the LEDs guide the player through (None: none)."""
+        with self._lock:
+            return self._guide
+
+    def set_guide(self, guide: Guide | None) -> None:
+        """Light ``guide``'s moves one by one as the camera sees them made (None: stop).
+        It changes only the LEDs and what subscribers are shown: the referee still judges
+        what the camera sees."""
+        with self._lock:
+            self._guide = guide
+            self._send_lights(self._referee.state, force=False)
 
     def note(self, text: str) -> None:
         """Write a note into the match log at the current time (nothing without a log)."""
@@ -422,7 +438,7 @@ class Session:
         links = self._compute_links()
         if events or links != self._links:
             self._links = links
-            update = Update(tuple(events), state, links, self._last_die)
+            update = Update(tuple(events), state, links, self._last_die, self._guide)
             for callback in list(self._subscribers):
                 try:
                     callback(update)
@@ -435,7 +451,7 @@ class Session:
         if self._board is None:
             return
         frame = frame_for(state, unrecorded=self._recorder is not None
-                          and self._recorder.waiting_turns > 0)
+                          and self._recorder.waiting_turns > 0, guide=self._guide)
         if frame == self._lights and not force:
             return
         self._lights = frame

@@ -50,7 +50,7 @@ class TextLog:
             for ev in update.events:
                 label, words = describe_event(ev)
                 lines.append(f"t={ev.t:5.1f}s  {label:<9} {words}")
-            board = lights_for(update.state)
+            board = lights_for(update.state, guide=update.guide)
             if lines and board != self._board:
                 self._board = board
                 lines[-1] += f" — {describe_lights(board)}"

@@ -224,6 +224,27 @@ class DemoTable:
         for _ in range(round(PAUSE_S * self.fps)):
             yield self._frame(board)
 
+    def _end_turn(self, board: Position, *, button: bool) -> Iterator[Frame]:
+        """End the turn on the tablet, or with the board's button; wait until it has."""
+        session = self._need_session()
+        # A breath before pressing, and a glance at the tablet: the referee must be seeing
+        # the board clearly, or End turn is refused.
+        yield from self._hold(board, PAUSE_S)
+        number = session.state.turn_number
+        if not button:
+            session.end_turn()
+        elif self._press is None:
+            raise DemoError("the demo has no LED board to press the button of")
+        else:
+            self._press()
+
+        def ended(state: RefereeState) -> bool:
+            return state.turn_number > number or state.winner is not None
+
+        if not session.wait_until(ended, timeout=5.0):
+            raise DemoError(f"{'the button' if button else 'End turn'} did not end turn "
+                            f"{number}: {_refusal(session)}")
+
     def _need_session(self) -> Session:
         if self._session is None:
             raise DemoError("the demo table is not bound to a session")
@@ -232,7 +253,6 @@ class DemoTable:
     # --- the players -----------------------------------------------------------------------
 
     def _play(self) -> Iterator[Frame]:
-        session = self._need_session()
         seen: list[tuple[Position, TurnState]] = [(self.start, TurnState())]
         yield from self._hold(self.start)
         for step in self.script:
@@ -258,23 +278,7 @@ class DemoTable:
                 yield from self._reach(board, back, changed[0] if changed else 27)
                 yield from self._hold(back)
             elif step.kind in ("end-turn", "button"):
-                # A breath before pressing, and a glance at the tablet: the referee must be
-                # seeing the board clearly, or End turn is refused.
-                yield from self._hold(board, PAUSE_S)
-                number = session.state.turn_number
-                if step.kind == "end-turn":
-                    session.end_turn()
-                elif self._press is None:
-                    raise DemoError("the demo has no LED board to press the button of")
-                else:
-                    self._press()
-
-                def ended(state: RefereeState, n: int = number) -> bool:
-                    return state.turn_number > n or state.winner is not None
-
-                if not session.wait_until(ended, timeout=5.0):
-                    raise DemoError(f"{step.kind} did not end turn {number}: "
-                                    f"{_refusal(session)}")
+                yield from self._end_turn(board, button=step.kind == "button")
                 seen = [(end_turn(board), TurnState())]
             elif step.kind == "hand-over":
                 seen = [(end_turn(board), TurnState())]
