@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TextIO
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.ai import LEVELS
 from companion.commands.common import EXIT_INTERRUPTED, add_db_argument
@@ -127,11 +128,21 @@ def _level(text: str | None) -> int:
     return int(text)
 
 
-def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None,
-             out: TextIO | None = None) -> int:
-    """Play the scripted match; 0 after the win. ``db``: the match store (default: the
-    user's; an unusable default store is said and skipped, an unusable ``db`` raises
-    ``MatchLogError``)."""
+@dataclass(frozen=True, slots=True)
+class _Stage:
+    """What a demo of a game needs: the output, the app (None: text), the match store, the
+    calibrated simulated camera and the virtual LED board."""
+
+    out: TextIO
+    say: Callable[[str], None]
+    app: Any | None
+    store: MatchStore | None
+    profile: Profile
+    board: DemoBoard
+
+
+def _stage(headless: bool, db: str | None, out: TextIO | None) -> _Stage | None:
+    """Set the stage; None (said) when calibration refused every photo."""
     out = out or sys.stdout
 
     def say(line: str) -> None:
@@ -141,13 +152,37 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
     store = open_store(db, say)
     profile = _calibrated(store)
     if profile is None:
+        return None
+    return _Stage(out, say, app, store, profile, virtual_board(say))
+
+
+def _game_over(stage: _Stage, session: Session, summary: str) -> int:
+    """The final board, the summary, the LEDs and the match log; 0 if all was recorded."""
+    say = stage.say
+    say("")
+    say(session.state.expected.diagram())
+    say("")
+    say(summary)
+    say(f"{stage.board.where} shows: {describe_lights(stage.board.leds())}")
+    unrecorded = session.flush_log()
+    say(_recorded(session, stage.store))
+    return 1 if unrecorded else 0  # never report success for work not done
+
+
+def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None,
+             out: TextIO | None = None) -> int:
+    """Play the scripted match; 0 after the win. ``db``: the match store (default: the
+    user's; an unusable default store is said and skipped, an unusable ``db`` raises
+    ``MatchLogError``)."""
+    stage = _stage(headless, db, out)
+    if stage is None:
         return 1
-    board = virtual_board(say)
+    say, app, store, board = stage.say, stage.app, stage.store, stage.board
     table = DemoTable(paced=app is not None and not fast, press_button=board.press,
                       narrate=say if app is None else None)
-    session = Session(vision=Vision.from_profile(profile), source=table, board=board.link,
-                      store=store, start=Position.from_text(DEMO_START), players=PLAYERS,
-                      tags=TAGS, simulated=True,
+    session = Session(vision=Vision.from_profile(stage.profile), source=table,
+                      board=board.link, store=store, start=Position.from_text(DEMO_START),
+                      players=PLAYERS, tags=TAGS, simulated=True,
                       log_note="" if store is not None else "not recording")
     table.bind(session)
 
@@ -157,20 +192,14 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
             app.run_app(session)
             return 0
         _header(say, store, board)
-        session.on_update(TextLog(out))
+        session.on_update(TextLog(stage.out))
         session.run()
         state = session.state
         if state.winner is None:
             raise DemoError("the scripted match ended without a win")
-        say("")
-        say(state.expected.diagram())
-        say("")
-        say(f"game over: {state.winner.value} wins after {state.turn_number - 1} turns; "
-            f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed")
-        say(f"{board.where} shows: {describe_lights(board.leds())}")
-        unrecorded = session.flush_log()
-        say(_recorded(session, store))
-        return 1 if unrecorded else 0  # never report success for work not done
+        return _game_over(stage, session, f"game over: {state.winner.value} wins after "
+                          f"{state.turn_number - 1} turns; {table.frames} frames "
+                          f"({table.frames / FPS:.1f} s of simulated time) refereed")
 
     return _to_the_end(play, say, session.close, board.stop)
 
@@ -180,24 +209,17 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
                 out: TextIO | None = None) -> int:
     """A short game against the companion at ``level``; 0 once it is over (won, or
     ``turns`` turns played) with every move of the companion's carried out as lit."""
-    out = out or sys.stdout
-
-    def say(line: str) -> None:
-        print(line, file=out, flush=True)
-
-    app = app_unless_headless(headless, say)
-    store = open_store(db, say)
-    profile = _calibrated(store)
-    if profile is None:
+    stage = _stage(headless, db, out)
+    if stage is None:
         return 1
-    board = virtual_board(say)
+    say, app, store, board = stage.say, stage.app, stage.store, stage.board
     players = {COMPANION.value: f"the companion, level {level}",
                COMPANION.opponent.value: "Demo Player"}
     table = CompanionTable(leds=board.leds, press_button=board.press,
                            narrate=say if app is None else None,
                            paced=app is not None and not fast, seed=seed, max_turns=turns)
-    session = Session(vision=Vision.from_profile(profile), source=table, board=board.link,
-                      store=store, start=table.start, players=players,
+    session = Session(vision=Vision.from_profile(stage.profile), source=table,
+                      board=board.link, store=store, start=table.start, players=players,
                       tags={**TAGS, "Companion": f"{COMPANION.value}, level {level}"},
                       simulated=True, log_note="" if store is not None else "not recording")
     table.bind(session)
@@ -216,7 +238,7 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
     def play() -> int:
         if app is None:
             _ai_header(say, store, board, table.start, level, seed, turns)
-            session.on_update(TextLog(out))
+            session.on_update(TextLog(stage.out))
         session.on_update(opponent)  # after the text log: its turn is said after the commit
         session.on_update(committed)
         if app is not None:
@@ -235,20 +257,14 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
             if made is None or not made.position.same_board(choice.guide.boards[-1]):
                 raise DemoError(f"turn {choice.guide.turn_number}: the board committed is not "
                                 f"the companion's {choice.guide.notation()}")
-        say("")
-        say(state.expected.diagram())
-        say("")
         seconds = [c.seconds for c in opponent.choices if c.guide.turn_number in ours]
         result = (f"{_who(state.winner)} wins after {played} turns" if state.winner is not None
                   else f"no one has won after {played} turns (the demo's limit)")
-        say(f"game over: {result}. Level {level} chose its {_n(len(seconds), 'turn')} in "
+        return _game_over(stage, session, (
+            f"game over: {result}. Level {level} chose its {_n(len(seconds), 'turn')} in "
             f"{sum(seconds):.2f} s (worst {max(seconds, default=0.0):.2f} s); all "
             f"{_n(len(table.carried), 'move')} were lit and carried out as shown; "
-            f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed")
-        say(f"{board.where} shows: {describe_lights(board.leds())}")
-        unrecorded = session.flush_log()
-        say(_recorded(session, store))
-        return 1 if unrecorded else 0
+            f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed"))
 
     return _to_the_end(play, say, session.close, board.stop)
 
