@@ -263,8 +263,10 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
         return _game_over(stage, session, (
             f"game over: {result}. Level {level} chose its {_n(len(seconds), 'turn')} in "
             f"{sum(seconds):.2f} s (worst {max(seconds, default=0.0):.2f} s); all "
-            f"{_n(len(table.carried), 'move')} were lit and carried out as shown; "
-            f"{table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed"))
+            f"{_n(len(table.carried), 'move')} were lit and carried out as shown"
+            + "".join(f" ({s.made} for {s.shown} flagged, lit {', '.join(s.red)} red, and put "
+                      "right)" for s in table.slips)
+            + f"; {table.frames} frames ({table.frames / FPS:.1f} s of simulated time) refereed"))
 
     return _to_the_end(play, say, session.close, board.stop)
 

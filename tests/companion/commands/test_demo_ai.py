@@ -24,20 +24,34 @@ def test_headless_ai_demo_lights_the_companions_moves_and_they_are_carried_out(
     chosen = [m[1] for ln in lines
               if (m := re.search(r"COMPANION the companion \(north, level 3\) plays (.+) \(", ln))]
     assert len(chosen) == 3, out
-    # Each move, in order, as the LED board itself showed it just before the player made it.
-    made = [m.groups() for ln in lines
-            if (m := re.fullmatch(r"  # the LED board shows light (\w+) yellow; ([\w, ]+) "
-                                  r"cyan: the player makes (\S+)", ln))]
-    assert [move for *_, move in made] == " ".join(chosen).split()
-    for lift, place, move in made:
+    # Each of its moves, in order, as the LED board itself showed it just before the player
+    # made it: the piece to lift yellow, where it goes cyan. Once the player slipped first.
+    lit = [m.groups() for ln in lines
+           if (m := re.fullmatch(r"  # the LED board shows light (\w+) yellow; ([\w, ]+) cyan"
+                                 r"(: the player makes|, but the player slips:) (\S+)", ln))]
+    moves = " ".join(chosen).split()
+    assert len(lit) == len(moves) == 7
+    slips = []
+    for move, (lift, place, how, made) in zip(moves, lit, strict=True):
         assert (move[1:3] == lift and move[-2:] in place.split(", ")) or "@" in move, move
+        if "slips" in how:
+            assert made != move and made[:3] == move[:3]  # the same Pole, another space
+            slips.append((made, move))
+        else:
+            assert made == move
+    # The slip: flagged in words and red on the LEDs, then put right where the LEDs said.
+    ((wrong, right),) = slips
+    (said,) = [ln for ln in lines if "that is not the move shown" in ln]
+    assert f"the turn chosen is {chosen[0]}" in said and said.endswith(" red")
+    assert f"({wrong} for {right} flagged, lit " in out
     # What the referee committed on north's turns, from the camera, is what was lit.
     north = [ln.split(": ", 1)[1] for ln in lines if re.search(r"COMMIT +turn \d+ \(north\)", ln)]
     assert [c.removesuffix(" — lights off") for c in north] == chosen
     assert any("WIN       north wins with all four Poles" in ln for ln in lines)
     assert re.search(r"^game over: the companion wins after 5 turns\. Level 3 chose its 3 "
                      r"turns in [0-9.]+ s \(worst [0-9.]+ s\); all 7 moves were lit and "
-                     r"carried out as shown; \d+ frames", out, re.M), out
+                     r"carried out as shown \(\S+ for \S+ flagged, lit [a-h1-8, ]+ red, and "
+                     r"put right\); \d+ frames", out, re.M), out
     with MatchStore(db) as store:
         (summary,) = store.list_matches()
         match = store.get_match(summary.id)
