@@ -228,8 +228,8 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
         lit = describe_lights(lights_for(session.state, guide=session.guide))
         say(f"         COMPANION {line} — {lit}")
 
-    opponent = Opponent(session, side=COMPANION, level=level, seed=seed,
-                        say=announce if app is None else None)
+    # Said in the terminal with the app too: the app does not show the companion's turn yet.
+    opponent = Opponent(session, side=COMPANION, level=level, seed=seed, say=announce)
     commits: list[TurnCommitted] = []
 
     def committed(update: Update) -> None:

@@ -5,7 +5,11 @@
     FrameSource -> Detector -> StabilityGate -> Referee -> events
         -> MatchStore (a committed turn is durable before anyone is told)
         -> LEDs (``companion.live.lights.frame_for(state).send(board)``)
-        -> ``on_update`` subscribers (the tablet app, the text printer)
+        -> ``on_update`` subscribers (the tablet app, the text printer, the companion)
+
+The companion, playing a side, is one more subscriber: the turn it chooses comes back as a
+guide (:meth:`set_guide`) that changes only what the LEDs light; the referee judges the
+camera's boards all the same.
 
 Time is the frames' own (``Frame.t``): the simulated table's seconds in the demo, so a demo run
 is the same on every machine, and the camera's clock live. Actions from other threads (the
