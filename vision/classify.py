@@ -1610,6 +1610,10 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 & (halves >= cfg.rim_share))
         standing = standing | half
         conf_pole = np.where(half, np.minimum(np.clip(rim / 2, 0.0, 1.0), halves), conf_pole)
+        # Where one side's Pole cannot be told from the bare mat by its discs and the
+        # space's own walls keep its shape from speaking, nothing can say none stands
+        # there (a cream Pole in a Port's corner on white laminate, read bare for sure).
+        conf_pole = np.where(only & ~standing & walls_here, 0.0, conf_pole)
         # A footprint changed where a shadow may fall: a Pole, or a shadow. Not sure of bare.
         doubt = only & ~standing & ~shape & shade_may
         conf_pole = np.where(doubt, np.minimum(conf_pole, 1.0 - np.clip(footprint / 2, 0, 1)),

@@ -390,6 +390,26 @@ def test_a_rim_where_a_pole_shadow_may_fall_needs_the_footprint_with_it() -> Non
     assert read(True, 1.5)
 
 
+def test_a_space_whose_walls_silence_a_camouflaged_sides_shape_is_not_sure_bare() -> None:
+    """Issue 16 (a held-out Blender draw: cream Poles on white laminate under two lamps): a
+    cream Pole in the corner of a maroon Port shows nothing cream to its discs, and the
+    Port's walls keep its body, rim and footprint from being read. The discs only say no
+    maroon Pole stands: the space is unsure, not sure bare mat. Elsewhere, where the shape
+    may speak and shows nothing, it stays sure."""
+    from vision.classify import _CONFIGS
+
+    layout, q, (labels, loglik, camouflage), _, _ = _disc_evidence(20, "e6")
+    camouflage[..., 1] = True  # north's Poles look like the mat everywhere
+    best = np.zeros(64, int)
+    best[q] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                   if ports == (("ne", 1),) and not tele)
+    standing, _, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                    bodies=np.zeros(64))
+    assert not standing.any()
+    assert conf[q] == 0.0
+    assert conf[sq("e5")] == 1.0
+
+
 def test_a_poles_shape_where_neither_sides_colour_tells_is_the_sides_the_set_lacks() -> None:
     """Issue 16, "any two piece colours a player can tell apart" (a held-out Blender draw:
     silver and navy Poles on a light checker under a soft box, both read like the mat by
