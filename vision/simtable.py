@@ -14,6 +14,7 @@ ranks, z up; the grid spans [0, 8] x [0, 8] at z = 0. Images are ``(H, W, 3) uin
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field, replace
@@ -573,11 +574,20 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
     return SimFrame(img, position, corners, H_plane, cam.K, occluded)
 
 
-def _lighting(img: np.ndarray, cfg: Lighting) -> np.ndarray:
-    H, W = img.shape[:2]
-    a = math.radians(cfg.gradient_angle_deg)
+@functools.lru_cache(maxsize=8)
+def _gradient_axis(H: int, W: int, angle_deg: float) -> np.ndarray:
+    """(H, W) float32: where each pixel lies along the light's fall-off (kept: every frame of
+    a clip has the same size and angle, and building it is a good part of a render)."""
+    a = math.radians(angle_deg)
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     t = ((xx / W - 0.5) * math.cos(a) + (yy / H - 0.5) * math.sin(a))
+    t.setflags(write=False)
+    return t
+
+
+def _lighting(img: np.ndarray, cfg: Lighting) -> np.ndarray:
+    H, W = img.shape[:2]
+    t = _gradient_axis(H, W, cfg.gradient_angle_deg)
     gain = cfg.brightness * (1 - cfg.gradient * t)
     cast = np.array([1 - 0.12 * cfg.temperature, 1.0, 1 + 0.12 * cfg.temperature], np.float32)
     out = img.astype(np.float32) * gain[..., None] * cast
