@@ -280,22 +280,37 @@ def _not_finite(doc: Any, path: str = "") -> str:
     """What is wrong where a number in a JSON document is NaN or infinite (Python's reader
     takes both) or too large for the float32 arrays a profile is read into (NumPy would
     warn and make it infinite); "" where nothing is."""
-    if isinstance(doc, float) and not math.isfinite(doc):
+    where = _first_bad(doc)
+    if where is None:
+        return ""
+    keys, value = where
+    for key in reversed(keys):  # the path is spelt only for the number found (a profile
+        path = f"{path}[{key!r}]" if path else repr(key)  # holds a million numbers)
+    if isinstance(value, float) and not math.isfinite(value):
         return f"{path or 'the document'} is not a finite number"
-    if isinstance(doc, (int, float)) and not isinstance(doc, bool) and abs(doc) > _LARGEST:
-        return f"{path or 'the document'} is {float(doc):.3g}, beyond what a profile holds"
+    return f"{path or 'the document'} is {float(value):.3g}, beyond what a profile holds"
+
+
+def _first_bad(doc: Any) -> tuple[list[Any], Any] | None:
+    """The first number (depth first, in document order) that is not finite or beyond
+    float32, as (its keys innermost first, it); None where there is none."""
+    if isinstance(doc, float):
+        return None if abs(doc) <= _LARGEST else ([], doc)  # NaN compares False: bad
+    if isinstance(doc, int) and not isinstance(doc, bool):
+        return None if abs(doc) <= _LARGEST else ([], doc)
     if isinstance(doc, dict):
         items: Any = doc.items()
     elif isinstance(doc, list):
         items = enumerate(doc)
     else:
-        return ""
+        return None
     for key, value in items:
         if isinstance(value, (dict, list, float, int)):
-            found = _not_finite(value, f"{path}[{key!r}]" if path else repr(key))
-            if found:
+            found = _first_bad(value)
+            if found is not None:
+                found[0].append(key)
                 return found
-    return ""
+    return None
 
 
 _LARGEST = float(np.finfo(np.float32).max)
