@@ -6,12 +6,9 @@ in tests/firmware_bridge/test_firmware_host.py."""
 
 from __future__ import annotations
 
-import copy
 import json
-import pickle
 import resource
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +21,7 @@ from companion.commands.main import main
 from companion.matchlog.export import export_json_text, export_text
 from companion.rules import GAMES
 from tests.companion.matchlog.helpers import random_match
+from tests.memo import remembered
 
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -149,26 +147,6 @@ def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return [prefix]
 
 
-def _remembered(plan: Callable[..., Any]) -> Callable[..., Any]:
-    """``plan`` (a pure function of its arguments) with its answers kept, each by the pickled
-    bytes of what it was given: only a call with exactly the same inputs is answered from
-    the store, and a copy, so nothing downstream can change what is kept."""
-    kept: dict[bytes, Any] = {}
-
-    def remembered(*args: Any, **kwargs: Any) -> Any:
-        try:
-            key = pickle.dumps((args, sorted(kwargs.items())))
-        except Exception:  # inputs pickle cannot write: plan them afresh
-            return plan(*args, **kwargs)
-        if key not in kept:
-            if len(kept) >= 8:  # the memory test after this one reads the peak
-                kept.clear()
-            kept[key] = plan(*args, **kwargs)
-        return copy.deepcopy(kept[key])
-
-    return remembered
-
-
 @pytest.mark.filterwarnings("error::RuntimeWarning")  # NumPy's would reach the terminal
 def test_detect_takes_any_damaged_profile(profile_doc: tuple[dict[str, Any], Path],
                                           tmp_path: Path,
@@ -179,7 +157,7 @@ def test_detect_takes_any_damaged_profile(profile_doc: tuple[dict[str, Any], Pat
     # Planning the sample layout (ray casts from the camera, ~1 s) was most of each example,
     # and most damage leaves the camera alone: a layout is planned once per distinct camera,
     # geometry and camouflage; damage to any of them still plans afresh.
-    monkeypatch.setattr(vision.detect, "sample_layout", _remembered(vision.detect.sample_layout))
+    monkeypatch.setattr(vision.detect, "sample_layout", remembered(vision.detect.sample_layout))
     doc, frame = profile_doc
     paths = _paths(doc)
     weird = st.one_of(st.just(float("nan")), st.just(float("inf")), st.just(1e300),

@@ -42,6 +42,7 @@ from companion.sim.clips import (
     write_folder,
     write_video,
 )
+from tests.memo import remembered
 from vision.sources import FolderSource
 
 CLIPS = {
@@ -50,6 +51,20 @@ CLIPS = {
     "frames-28deg-from-north": (960, 540, 28.0, 200.0, "top", False, False),
     "frames-faulty": (640, 360, 10.0, 0.0, "bottom", True, False),
 }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _calibrated_once() -> Iterator[None]:
+    """Most tests here referee the same recordings again, each calibrating from the same
+    first still frame (seconds each) and planning the same sample layout: the first answer
+    for exactly those inputs is kept and copied. The refereeing is done afresh every time."""
+    import calibration.profile
+    import vision.detect
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calibration.profile, "calibrate", remembered(calibration.profile.calibrate))
+        patch.setattr(vision.detect, "sample_layout", remembered(vision.detect.sample_layout))
+        yield
 
 
 @pytest.fixture(scope="module")
