@@ -8,18 +8,21 @@ import copy
 import functools
 import pickle
 from collections.abc import Callable
-from typing import Any
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def remembered(plan: Callable[..., Any], keep: int = 8) -> Callable[..., Any]:
+def remembered(plan: Callable[P, R], keep: int = 8) -> Callable[P, R]:
     """``plan`` (a pure function of its arguments) with its answers kept, each by the pickled
     bytes of what it was given: only a call with exactly the same inputs is answered from
     the store, and with a copy, so nothing downstream can change what is kept. At most
     ``keep`` answers are held (the fuzz suite's memory test reads the process's peak)."""
-    kept: dict[bytes, Any] = {}
+    kept: dict[bytes, R] = {}
 
     @functools.wraps(plan)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             key = pickle.dumps((args, sorted(kwargs.items())))
         except Exception:  # inputs pickle cannot write: worked out afresh

@@ -14,6 +14,7 @@ import pytest
 
 from calibration.profile import CalibrationError, Profile, calibrate
 from companion.rules.teleporters import Position
+from tests.memo import remembered
 from vision.classify import (
     ColourModel,
     bare_mat_distance,
@@ -128,9 +129,14 @@ def test_calibration_learns_the_tables_shadow_tint(tint: float) -> None:
         assert np.allclose(again.detector().tint, profile.tint, atol=1e-4)
 
 
+@remembered  # the same profile for every bad value: calibrated once, copied for each
+def _plain_profile_doc(seed: int) -> dict:
+    return calibrate(render(Position.start().to_json(), Scene(seed=seed)).image).to_json()
+
+
 @pytest.mark.parametrize("bad", [[0.1], [0.1, "x"], [0.1, 5.0], [float("nan"), 0.0]])
 def test_a_profile_with_a_bad_shadow_tint_is_refused(bad: list) -> None:
-    doc = calibrate(render(Position.start().to_json(), Scene(seed=3)).image).to_json()
+    doc = _plain_profile_doc(3)
     doc["shadow_tint"] = bad
     with pytest.raises(CalibrationError, match="shadow_tint"):
         Profile.from_json(doc)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position
+from tests.memo import remembered
 from tests.vision.helpers import assert_reads_exactly
 from vision.classify import SampleLayout, _rims_over_bare, masked_median, sample_layout
 from vision.config import CLASSIFY
@@ -72,6 +73,7 @@ def _scene(tilt: float, brightness: float, seed: int) -> Scene:
                  mat=PAPER, table="wood", seed=seed)
 
 
+@remembered  # six tests calibrate the same scene: once, each test gets its own copy
 def _profile(scene: Scene) -> Profile:
     empty = render(EMPTY, scene.with_(seed=scene.seed * 1000 + 999)).image
     return calibrate(render(Position.start().to_json(), scene).image, empty=empty)
