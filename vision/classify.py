@@ -1551,8 +1551,10 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         walls_here = (_CONFIG_STATES[best] > 0).any(axis=1)
         body = np.zeros(64, bool) if bodies is None else bodies >= 1.0
         cast = np.zeros(64, bool)
+        looked = np.zeros(64, bool)  # where a Pole's own shadow would be in view
         if shadows is not None:
             seen = shadows(standing | walls_here)
+            looked = ~np.isnan(seen)
             cast = ((np.nan_to_num(seen, nan=0.0) >= cfg.shadow_seen)
                     & (np.nan_to_num(seen, nan=np.inf) <= cfg.shadow_most))
         rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
@@ -1566,7 +1568,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # sun): its edges pass for a rim. Where such a shadow may fall, a rim needs the
         # footprint's change with it.
         rim_seen = (rim >= 1.0) & (~shade_may | (footprint >= 1.0))
-        built = only & ~standing & ~walls_here & (body | cast | rim_seen)
+        # A body or a rim alone, where the Pole's own shadow would show and does not, and
+        # its footprint hardly changed, is no Pole: crossing lamps' shadows and the print's
+        # edges draw either, while a Pole seen at a slant changes its footprint somewhat.
+        # (Seen from straight above its top hides the footprint in the same colour, and its
+        # shadow may be out of the test's view: there a rim alone still reads one.)
+        lone = ((body | rim_seen) & looked & ~cast & (footprint < cfg.shape_foot_least)
+                if feet is not None else np.zeros(64, bool))
+        built = only & ~standing & ~walls_here & (body | cast | rim_seen) & ~lone
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
         # with half a body over it, is still a Pole: a shadow cannot give both.
         body_part = (np.zeros(64) if bodies is None else np.nan_to_num(bodies)
@@ -1578,8 +1587,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare
         # (a glossy print's glare its walls now block).
         backed = body | cast | rim_seen | foot
-        partial = (top_alone & ~both & foot_mute & (top_share < cfg.top_alone_whole)
-                   & ~backed)
+        # Inside walls of the Pole's own colour, their shade and sheen fill a top as that
+        # side's colour would, and their upright edges pass for a body: only the footprint's
+        # change backs a top read alone there.
+        own_walls = (_CONFIG_STATES[best] == top_label[:, None]).any(axis=1)
+        partial = (top_alone & ~both & foot_mute
+                   & (((top_share < cfg.top_alone_whole) & ~backed) | (own_walls & ~foot)))
         standing = standing & ~partial
         conf_pole = np.where(partial, 1.0 - top_share, conf_pole)
         shape = built | (only & ~standing & foot)
@@ -1590,7 +1603,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # whose the discs cannot say (EITHER_SIDE; read_board asks the set), and the space
         # is not sure bare.
         either = (silent[0] & silent[1] & ~standing & ~walls_here
-                  & (body | cast | rim_seen | foot))
+                  & (body | cast | rim_seen | foot) & ~(lone & ~foot))
         top_label = np.where(either, EITHER_SIDE, top_label)
         none = np.zeros(64)
         sure = np.max([np.clip(np.nan_to_num(bodies if bodies is not None else none) / 2,
@@ -1603,6 +1616,10 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                        np.clip(rim / 2, 0.0, 1.0)],
                       axis=0)
         conf_pole = np.where(shape | either, sure, conf_pole)
+        # ... yet a lone shape leaves the space unsure: it may be a Pole whose base the
+        # footprint's samples barely tell from the mat.
+        doubtful = (silent[0] | silent[1]) & ~standing & ~walls_here & lone & ~either
+        conf_pole = np.where(doubtful, np.minimum(conf_pole, 1.0 - sure), conf_pole)
         # A rim, and at least rim_share of the discs' samples in a side's colour: a Pole
         # lit much like the pad printed in its colour under it, which its discs half tell.
         halves = (top_share + foot_share) / 2

@@ -261,6 +261,9 @@ class ClassifyConfig:
     foot_shade_margin: float = 0.05
     foot_past_shadow: float = 2.0
     body_with_foot: float = 0.5
+    # ... and a body or a rim with no shadow of its own makes a Pole only over a footprint
+    # changed at least this much of the threshold (its base hides some mat)
+    shape_foot_least: float = 0.25
     # ... against the light's change round it: the median over the bare spaces of its 3x3
     # neighbourhood, or of its 5x5 where fewer than this many of those are bare
     light_least_bare: int = 4
