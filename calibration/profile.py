@@ -223,12 +223,20 @@ class Profile:
                 raise ValueError(f"empty_mat is {list(empty.shape)}, not "
                                  f"[64, {samples_per_space()}, 3]")
             empty[empty <= -9.0] = np.nan
+            _check_colours(empty)
             K = doc["camera"]["K"]
             homography = np.array(doc["homography"], float).reshape(3, 3)
+            # A null reads as NaN, which the finite-number check above cannot see.
+            if not np.isfinite(homography).all():
+                raise ValueError("the homography holds a number that is not finite "
+                                 f"(null?): {homography.tolist()}")
             if abs(np.linalg.det(homography)) < 1e-12:
                 raise ValueError("the homography is singular: it maps the mat to nothing")
             if K is not None:
                 k = np.array(K, float).reshape(3, 3)
+                if not np.isfinite(k).all():
+                    raise ValueError("the camera matrix K holds a number that is not finite "
+                                     f"(null?): {k.tolist()}")
                 if not (k[0, 0] > 0 and k[1, 1] > 0 and abs(np.linalg.det(k)) > 1e-9):
                     raise ValueError("the camera matrix K has no positive focal lengths")
             pieces = doc.get("pieces", {})
@@ -274,6 +282,25 @@ class Profile:
 
 
 MIN_FRAME_PX, MAX_FRAME_PX = 16, 16384  # a profile's frame size, each side
+
+# What vision.classify.colour_features can give for 8-bit pixels: lightness within
+# [4, 259] / 255 and log colour ratios within +-log(259 / 4) (a little slack for rounding).
+_LIGHTNESS = (4.0 / 255.0 - 1e-3, 259.0 / 255.0 + 1e-3)
+_RATIO = math.log(259.0 / 4.0) + 1e-3
+
+
+def _check_colours(empty: np.ndarray) -> None:
+    """Refuse an empty-mat look (64, S, 3) holding a colour no camera pixel gives (NaN:
+    unseen, allowed): a lightness of -1 would reach a logarithm and fail mid-frame."""
+    light, ratios = empty[..., 0], empty[..., 1:]
+    bad = np.zeros(empty.shape, bool)
+    bad[..., 0] = (light < _LIGHTNESS[0]) | (light > _LIGHTNESS[1])
+    bad[..., 1:] = np.abs(ratios) > _RATIO
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"empty_mat{list(where)} is {float(empty[where]):.3g}, not a colour "
+                         "a camera gives (lightness 0.016 to 1.02, colour ratios within "
+                         f"+-{_RATIO:.2f})")
 
 
 def _not_finite(doc: Any, path: str = "") -> str:

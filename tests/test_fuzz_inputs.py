@@ -200,6 +200,12 @@ def test_the_fuzzing_stays_under_the_memory_ceiling(peak_at_start: float) -> Non
     (("noise",), -10**40, "'noise' is -1e+40, beyond what a profile holds"),
     (("empty_mat",), [[[0.5, 0.0, 0.0]]], "empty_mat is [1, 1, 3]"),  # was an IndexError
     (("homography",), [[0, 0, 0], [0, 0, 0], [0, 0, 1]], "singular"),  # was read, and wrong
+    # null reads as NaN: was an IndexError deep in mat finding (found by the fuzz test)
+    (("homography", 0, 0), None, "the homography holds a number that is not finite"),
+    (("camera", "K"), [[None, 0, 0], [0, 1, 0], [0, 0, 1]], "K holds a number that is not"),
+    # a lightness no pixel gives: was a NumPy warning from a logarithm (found by the fuzz test)
+    (("empty_mat", 63, 37, 0), -1, "empty_mat[63, 37, 0] is -1, not a colour a camera gives"),
+    (("empty_mat", 5, 2, 1), 7.5, "empty_mat[5, 2, 1] is 7.5, not a colour"),
     (("camera", "K"), [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "no positive focal lengths"),
     (("hidden_inks",), ["east"], "hidden_inks ['east'] is not a list of sides"),
 ])
