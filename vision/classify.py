@@ -527,10 +527,11 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
                     ink_at: np.ndarray | None = None, side_like: np.ndarray | None = None,
                     noise: float = 1.0, changed: np.ndarray | None = None,
                     bright: float | None = None, shade: float | None = None,
-                    tint: np.ndarray | None = None
+                    tint: np.ndarray | None = None, plain: np.ndarray | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each sample (features (..., 3)) shows. ``side_like``: :func:`bare_side_like` of
-    ``empty``, when the caller keeps it from frame to frame; ``noise``: the camera's
+    ``empty``, and ``plain``: :func:`plain_look` of it, when the caller keeps them from
+    frame to frame; ``noise``: the camera's
     (:func:`camera_noise`); ``changed`` (...) bool: samples of a disc that changed as a whole
     (:func:`disc_change`), which a piece's colour explains however near the bare look each
     one stayed; ``bright``, ``shade``, ``tint``: the table's allowances
@@ -559,7 +560,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     known = np.zeros(feat.shape[:-1], bool)
     de = np.full(feat.shape[:-1], np.inf, np.float32)
     camouflage = np.zeros((*feat.shape[:-1], 2), bool)
-    plain = None
+    if empty is None:
+        plain = None
     # What the mat there would look like: its lightness decides "much darker" below.
     mat_light = np.full(feat.shape[:-1], np.nan, np.float32)
     if empty is not None:
@@ -580,7 +582,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         ds = np.sqrt(ds * ds + unchanged * unchanged)
         dn = np.sqrt(dn * dn + unchanged * unchanged)
         side = np.minimum(ds, dn)
-        plain = np.nanmedian(empty.reshape(-1, 3), axis=0)
+        if plain is None:
+            plain = plain_look(empty)
         # Where the bare look is unknown (a start piece hid it), the plain mat's is at least
         # as likely there as no look at all.
         none = np.where(known, np.minimum(de, none), none)
@@ -625,6 +628,12 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     # another side's wall in front of it, read as bare mat, lost its Port its other wall)
     d = np.where((label == -1)[..., None], d.max(axis=-1, keepdims=True), d)
     return label, -0.5 * d * d, camouflage
+
+
+def plain_look(empty: np.ndarray) -> np.ndarray:
+    """(3,) the empty mat's typical look: the median of each feature over every sample of
+    ``empty`` (..., 3) its photo saw (NaN where none)."""
+    return np.nanmedian(empty.reshape(-1, 3), axis=0)
 
 
 def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
@@ -1462,15 +1471,32 @@ def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     return np.nan_to_num(rims, nan=0.0) / max(cfg.rim_over_bare * usual, cfg.rim_least)
 
 
-def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
-                layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
-                shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
-                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
-                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-                | None = None, rims: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
-    (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`)."""
+@dataclass(frozen=True, slots=True)
+class _PoleVotes:
+    """What each space's discs say of a Pole, whatever its Port arrangement: the part of
+    :func:`_read_poles` read twice a frame alike (once per arrangement), kept from the
+    first read. Every array (64,); ``top_label`` 1 south 2 north; ``mutes``: per side
+    (south, north), whether each of its [top, footprint] discs is mute."""
+
+    top_label: np.ndarray  # int
+    top_share: np.ndarray
+    foot_share: np.ndarray
+    top_mute: np.ndarray  # bool
+    foot_mute: np.ndarray
+    pool_share: np.ndarray
+    pool_mute: np.ndarray
+    mutes: list[tuple[np.ndarray, np.ndarray]]
+    both: np.ndarray  # bool: both discs stand
+    top_may: np.ndarray  # bool: the top alone stands, where no wall explains it
+    foot_alone: np.ndarray
+    pool_alone: np.ndarray
+
+
+def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
+                layout: SampleLayout, side_like: np.ndarray | None = None,
+                shaded: np.ndarray | None = None) -> _PoleVotes:
+    """The discs' votes for :func:`_read_poles` (see there), which no Port arrangement
+    changes."""
     cfg = CLASSIFY
     # A sample that the bare mat explains nearly as well as a side's colour cannot tell
     # them apart, however unlike that side the bare look there was (a cream top against a
@@ -1504,7 +1530,6 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     foot_share = np.stack([s_[1] for s_ in shares])[pick, rows]
     top_mute = np.stack([m[0] for m in mutes])[pick, rows]
     foot_mute = np.stack([m[1] for m in mutes])[pick, rows]
-    explained = _tops_explained_by_walls(labels[:, layout.top], top_label, best, layout)
     # How strongly the footprint says bare mat rather than the Pole's side (sum of
     # log-likelihood ratios over the samples that can tell): only a clear "bare" overrules
     # a top in the side's colour. Where the bare mat is printed in that side's colour, its
@@ -1524,15 +1549,40 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     foot_bare = np.where(foot_camo | ~deny, 0.0, foot_ll[..., 0] - side_ll).sum(axis=1)
     both = (~top_mute & ~foot_mute & (top_share >= cfg.foot_share)
             & (foot_share >= cfg.foot_share) & ((top_share + foot_share) / 2 >= cfg.pole_share))
-    top_alone = (~top_mute & ~explained & (top_share >= cfg.pole_share)
-                 & (foot_bare < cfg.foot_veto))
+    top_may = ~top_mute & (top_share >= cfg.pole_share) & (foot_bare < cfg.foot_veto)
     foot_alone = top_mute & ~foot_mute & (foot_share >= cfg.pole_share)
     pool_share = np.stack([p[0] for p in pooled])[pick, rows]
     pool_mute = np.stack([p[1] for p in pooled])[pick, rows]
     neither = top_mute & foot_mute
     pool_alone = neither & ~pool_mute & (pool_share >= cfg.pole_share) & (
         foot_bare < cfg.foot_veto)
-    standing = both | top_alone | foot_alone | pool_alone
+    return _PoleVotes(top_label, top_share, foot_share, top_mute, foot_mute, pool_share,
+                      pool_mute, mutes, both, top_may, foot_alone, pool_alone)
+
+
+def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
+                layout: SampleLayout, best: np.ndarray, side_like: np.ndarray | None = None,
+                shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
+                shadows: Callable[[np.ndarray], np.ndarray] | None = None,
+                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+                | None = None, rims: np.ndarray | None = None,
+                votes: _PoleVotes | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
+    (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`).
+    ``votes``: :func:`_pole_votes` of the same evidence, when the caller has it already."""
+    cfg = CLASSIFY
+    if votes is None:
+        votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
+    v = votes
+    top_label, top_share, foot_share = v.top_label, v.top_share, v.foot_share
+    top_mute, foot_mute, pool_share, pool_mute = v.top_mute, v.foot_mute, v.pool_share, \
+        v.pool_mute
+    mutes, both = v.mutes, v.both
+    explained = _tops_explained_by_walls(labels[:, layout.top], top_label, best, layout)
+    top_alone = v.top_may & ~explained
+    neither = top_mute & foot_mute
+    standing = both | top_alone | v.foot_alone | v.pool_alone
     seen = np.where(neither, pool_share,
                     np.where(top_mute, foot_share, np.where(foot_mute, top_share,
                                                             np.minimum(top_share, foot_share))))
@@ -1688,8 +1738,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mine = np.repeat(strength, WALL_SAMPLES, axis=1)  # (64, 4 * WALL_SAMPLES)
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     # ... and a Pole read standing may be what they saw
+    votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows, feet, rims)
+                        shadows, feet, rims, votes)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -1709,7 +1760,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         return _whose_poles(*(first if np.array_equal(arrangement, best)
                               else _read_poles(labels, loglik, camouflage, layout, arrangement,
                                                side_like, shaded, bodies, shadows, feet,
-                                               rims)),
+                                               rims, votes)),
                             None if set_size is None else set_size[0])
 
     standing, top_label, conf_pole = poles_for(order[:, 0])

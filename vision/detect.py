@@ -21,6 +21,7 @@ from vision.classify import (
     hidden_pad_ink,
     image_samples,
     moved_discs,
+    plain_look,
     position_json,
     printed_discs,
     quiet_discs,
@@ -140,8 +141,9 @@ class Detector:
                                                                       default=None)
     # the empty look in use, where it is like each side's colour, which Pole discs it
     # prints in a side's colour, and which edges' walls it looks like (kept: constant)
-    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool] | None = field(
-        init=False, default=None)
+    # ... and its typical look (classify.plain_look)
+    _side_like: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool, np.ndarray
+                      ] | None = field(init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
     _shapes: tuple[LineLayout, PoleAxes, PoleRims, ShadowOnLines | None] | None = field(
@@ -253,6 +255,7 @@ class Detector:
             return self._occluded(fix)
         empty = self._empty_now
         discs_like = False
+        plain = None
         if empty is None:
             side_like = changed = shaded = None
         else:
@@ -260,8 +263,9 @@ class Detector:
                 like = bare_side_like(empty, self.colours)
                 self._side_like = (empty, like, printed_discs(empty, like, layout),
                                    edge_side_like(like, layout.wall),
-                                   bool(like[:, np.r_[layout.top, layout.foot]].any()))
-            _, side_like, printed, edge_like, discs_like = self._side_like
+                                   bool(like[:, np.r_[layout.top, layout.foot]].any()),
+                                   plain_look(empty))
+            _, side_like, printed, edge_like, discs_like, plain = self._side_like
             change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade,
                                  self.tint)
             changed = moved_discs(change, layout)
@@ -276,7 +280,7 @@ class Detector:
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
                                                      ink_at, side_like, self.noise,
                                                      changed, self.bright, self.shade,
-                                                     self.tint)
+                                                     self.tint, plain)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         walls = bodies = shadows = feet = rims = None
