@@ -30,6 +30,7 @@ from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.mat import CORNER_SIGNS, FILES, MatModel, parse_square, printed_ink
 from vision.raycast import Rays, clearance_each, edge_box, silhouette_margin
+from vision.stats import median, median_columns
 
 SIDES = ("south", "north")
 EDGES = ("s", "n", "w", "e")
@@ -794,12 +795,12 @@ def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray
     f, e = feat[known], empty[known]
     ratio = _log_lightness_ratio(f, e)
     shift = f[:, 1:] - e[:, 1:]
-    gain, step = float(np.median(ratio)), np.median(shift, axis=0)
+    gain, step = float(median(ratio)), median_columns(shift)
     near = ((np.abs(ratio - gain) < cfg.drift_light)
             & (np.abs(shift - step) < cfg.drift_chroma).all(axis=1))
     if near.sum() < cfg.drift_min_share * len(ratio):
         return none
-    return float(np.median(ratio[near])), np.median(shift[near], axis=0).astype(np.float32)
+    return float(median(ratio[near])), median_columns(shift[near]).astype(np.float32)
 
 
 def undo_drift(feat: np.ndarray, drift: tuple[float, np.ndarray]) -> np.ndarray:
@@ -1467,7 +1468,7 @@ def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     bare = ~occupied & ~np.isnan(rims)
     if bare.sum() < cfg.rim_least_bare:
         return np.zeros(64)
-    usual = float(np.median(rims[bare]))
+    usual = float(median(rims[bare]))
     return np.nan_to_num(rims, nan=0.0) / max(cfg.rim_over_bare * usual, cfg.rim_least)
 
 

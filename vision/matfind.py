@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.config import MATFIND
 from vision.errors import VisionError
+from vision.stats import median
 
 GRID = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float64)
 
@@ -226,7 +227,7 @@ def _signed_contrast(top: np.ndarray, polarity: int) -> float:
     lines = np.concatenate([across_x[:, idx].ravel(), across_y[idx, :].ravel()])
     beside = np.concatenate([across_x[:, idx + off].ravel(), across_x[:, idx - off].ravel(),
                              across_y[idx + off, :].ravel(), across_y[idx - off, :].ravel()])
-    return float(np.median(beside) - np.median(lines))
+    return float(median(beside) - median(lines))
 
 
 def _coarse(gray: np.ndarray, edges: np.ndarray | None = None,

@@ -46,6 +46,7 @@ from vision.classify import (
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.raycast import Rays, clearance_each
+from vision.stats import median
 
 _FAR = 1000.0
 _NEIGHBOURHOOD = neighbour_squares()  # (64, 9), the space itself included
@@ -70,7 +71,7 @@ def _spread(values: np.ndarray, floor: float) -> float | None:
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return None
-    return max(1.4826 * float(np.median(np.abs(finite - np.median(finite)))), floor)
+    return max(1.4826 * float(median(np.abs(finite - median(finite)))), floor)
 
 
 @dataclass(frozen=True, slots=True)
