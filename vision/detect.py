@@ -146,6 +146,10 @@ class Detector:
                       ] | None = field(init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
+    # the last camera() answer: its homography's and intrinsics' bytes, the layout, the
+    # camera and its image sample points
+    _cam: tuple[bytes, SampleLayout, CameraModel, np.ndarray] | None = field(init=False,
+                                                                            default=None)
     _shapes: tuple[LineLayout, PoleAxes, PoleRims, ShadowOnLines | None] | None = field(
         init=False, default=None)
     # the camera's homography and where the wall profiles, Pole axes and rims lie in its
@@ -206,8 +210,14 @@ class Detector:
             # The camera has not moved: a fit to lines that pieces partly hide wanders by a
             # pixel, and the empty look was read exactly where the calibration's fix puts it.
             fix = self.fix
+        # A still camera's fix is the same frame after frame: so are its camera and points.
+        key = fix.homography.tobytes() + K.tobytes()
+        if self._cam is not None and self._cam[1] is layout and self._cam[0] == key:
+            return self._cam[2], layout, self._cam[3]
         cam = camera_model(fix.homography, self.width, self.height, K)
-        return cam, layout, image_samples(layout, cam)
+        uv = image_samples(layout, cam)
+        self._cam = (key, layout, cam, uv)
+        return cam, layout, uv
 
     def detect(self, image: np.ndarray, track: bool = True) -> Detection:
         """Read ``image`` ((H, W, 3) uint8 BGR). With ``track`` the mat is followed (and

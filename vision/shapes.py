@@ -25,7 +25,7 @@ points (u, v) in pixels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -82,10 +82,16 @@ class LineLayout:
     along each edge, K points across it; NaN where the point is off the mat (the table
     round it is no steady reference). poles_in_view: (64, 4, J, K) int16 bits, one per
     neighbour (bit n: neighbour n, west to east then south to north, the space itself 4),
-    whose Pole, standing, the point's line of sight passes within ``line_pole_clear``."""
+    whose Pole, standing, the point's line of sight passes within ``line_pole_clear``.
+    on_mat: (64, 4, K) bool, derived: the points across each edge on the mat at every place
+    along it (:func:`wall_structure` reads it every frame)."""
 
     points: np.ndarray
     poles_in_view: np.ndarray
+    on_mat: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "on_mat", ~np.isnan(self.points[..., 0]).any(axis=2))
 
 
 def _across(edge: str, file: int, rank: int, along: float, inset: np.ndarray) -> np.ndarray:
@@ -239,7 +245,7 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     # a whole profile kept only where every point of it is in clear view
     # points off the mat are left out of every profile of their edge alike (they lie at
     # the same place across it); a profile with a point past a Pole is left out whole
-    on_mat = ~np.isnan(lines.points[..., 0]).any(axis=2)  # (64, 4, K)
+    on_mat = lines.on_mat  # (64, 4, K)
     whole = np.all(np.isfinite(change) | ~on_mat[:, :, None], axis=3)  # (64, 4, J)
     enough = (whole.sum(axis=2) >= cfg.line_least_along) & (on_mat.sum(axis=2) >= 2)
     view = whole[..., None] & on_mat[:, :, None]  # (64, 4, J, K)
