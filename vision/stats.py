@@ -26,7 +26,3 @@ def median(values: np.ndarray) -> np.floating:
     # as np.mean of the middle two: their sum in their own dtype, halved
     return (part[lo] + part[hi]) / 2  # type: ignore[no-any-return]
 
-
-def median_columns(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=0)`` of an (N, C) float array: (C,) in its dtype."""
-    return np.array([median(values[:, c]) for c in range(values.shape[1])], values.dtype)
