@@ -40,6 +40,7 @@ from vision.classify import (
     clear_needed,
     clear_of_other_pieces,
     masked_median,
+    nan_to,
     neighbour_squares,
     pole_cylinders,
 )
@@ -304,7 +305,7 @@ def pole_body(light: np.ndarray, empty: np.ndarray, noise: float = 1.0) -> np.nd
     # The median size of the change up the body, whatever its sign: a cylinder lit from
     # one side is darker low on its shaded flank and lighter near its lit top (a signed
     # median cancels them); one height alone is no body.
-    size = masked_median(np.abs(np.nan_to_num(body)), ~np.isnan(body))  # none in view: 0
+    size = masked_median(np.abs(nan_to(body, 0.0)), ~np.isnan(body))  # none in view: 0
     return size.astype(np.float32) / np.float32(sigma)
 
 
@@ -359,7 +360,7 @@ def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float 
         return np.full(64, np.nan, np.float32)
     # Signed: a top is lit otherwise than all round past its rim, one way, where noise and
     # the print's edges, slightly off from the empty photo's, change either way.
-    size = np.abs(masked_median(np.nan_to_num(across), seen)) / sigma
+    size = np.abs(masked_median(nan_to(across, 0.0), seen)) / sigma
     return np.where(seen.sum(axis=1) >= CLASSIFY.rim_least_directions, size,
                     np.nan).astype(np.float32)
 
@@ -672,7 +673,7 @@ def with_structure(edge_ll: np.ndarray, structure: np.ndarray, side_like: np.nda
     # no wall, whatever a shadow did to its colour; a wall's structure backs a side whose
     # colour already fits a wall there better than bare mat (an ivory wall on dark cloth,
     # seen past a neighbour, is no dark wall however dark cloth's wall would look).
-    shown = np.nan_to_num(ll)[..., None]
+    shown = nan_to(ll, 0.0)[..., None]
     backs = np.where(shown < 0.0, shown,
                      np.where(edge_ll[..., 1:] >= edge_ll[..., :1], shown, 0.0))
     out[..., 1:] = np.where(shaped, edge_ll[..., :1] + colour + shown, edge_ll[..., 1:] + backs)
