@@ -1089,10 +1089,10 @@ def blend_loglik(feat: np.ndarray, empty: np.ndarray, colours: dict[str, ColourM
     out = np.full((*feat.shape[:-1], 2), -0.5 * cap * cap, np.float32)
     known = ~np.isnan(empty[..., 0])
     x, bare = feat[known].astype(np.float32), empty[known].astype(np.float32)
-    xc = _light_of(x)
-    xc = xc[:, [0, 2]] - xc[:, 1:2]
-    bc = _light_of(bare)
-    bc = bc[:, [0, 2]] - bc[:, 1:2]
+    # the colour differences (R - G, B - G) one at a time (see colour_channels)
+    xl, bl = _light_of(x), _light_of(bare)
+    bc = [bl[:, 0] - bl[:, 1], bl[:, 2] - bl[:, 1]]
+    rel = [xl[:, 0] - xl[:, 1] - bc[0], xl[:, 2] - xl[:, 1] - bc[1]]  # sample - bare
     for k, name in enumerate(SIDES):
         model = colours[name]
         best = np.full(len(x), np.inf, np.float32)
@@ -1102,10 +1102,12 @@ def blend_loglik(feat: np.ndarray, empty: np.ndarray, colours: dict[str, ColourM
             below = np.minimum(bare[:, 0], mean[0]) - x[:, 0]
             above = x[:, 0] - np.maximum(bare[:, 0], mean[0])
             light = np.maximum(np.maximum(below, above), 0.0) / cfg.blend_light_sigma
-            span = wc[None] - bc
-            t = np.clip(((xc - bc) * span).sum(axis=1)
-                        / np.maximum((span * span).sum(axis=1), 1e-6), 0.0, 1.0)
-            chroma = np.linalg.norm(xc - bc - t[:, None] * span, axis=1) / cfg.blend_chroma_sigma
+            span = [wc[0] - bc[0], wc[1] - bc[1]]
+            t = np.clip((rel[0] * span[0] + rel[1] * span[1])
+                        / np.maximum(span[0] * span[0] + span[1] * span[1], 1e-6), 0.0, 1.0)
+            off = [rel[0] - t * span[0], rel[1] - t * span[1]]
+            # (np.linalg.norm's sum of squares)
+            chroma = np.sqrt(off[0] * off[0] + off[1] * off[1]) / cfg.blend_chroma_sigma
             best = np.minimum(best, np.hypot(light, chroma) / noise)
         out[known, k] = -0.5 * np.minimum(best, cap) ** 2
     return out
@@ -1844,9 +1846,12 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 standing, top_label, conf_pole, _pole_leans(labels, layout), set_size[0])
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]], standing)
     readings = []
+    # as Python numbers: indexing NumPy arrays one element at a time costs more than this
+    arrangement, conf_ports_of = order[:, 0].tolist(), conf_ports.tolist()
+    pole_conf, pole_side, stands = conf_pole.tolist(), top_label.tolist(), standing.tolist()
     for sq in range(64):
-        ports, teleport = _CONFIGS[order[sq, 0]]
-        conf = float(conf_ports[sq])
+        ports, teleport = _CONFIGS[arrangement[sq]]
+        conf = conf_ports_of[sq]
         if teleport:
             side = SIDES[ports[0][1] - 1]
             sw_ne, sure = tele[sq]
@@ -1856,8 +1861,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         else:
             named = tuple(sorted(((c, SIDES[s - 1]) for c, s in ports),
                                  key=lambda cs: CORNERS.index(cs[0])))
-        pole = SIDES[top_label[sq] - 1] if standing[sq] else None
-        readings.append(SpaceReading(pole, named, min(float(conf_pole[sq]), conf)))
+        pole = SIDES[pole_side[sq] - 1] if stands[sq] else None
+        readings.append(SpaceReading(pole, named, min(pole_conf[sq], conf)))
     return readings
 
 
