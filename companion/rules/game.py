@@ -18,6 +18,11 @@ from companion.rules.common import quoted
 from companion.rules.errors import PositionError, RulesError, VariantError
 
 
+class MissingCapability(RulesError):
+    """A command asked a game for what it cannot do yet (be read by the camera, set
+    quests); the message names the game and says which games can."""
+
+
 class Die(enum.Enum):
     """The die a game needs at the table."""
 
@@ -92,6 +97,72 @@ class Game(Protocol):
     def parse_roll(self, text: str) -> Any:
         """A die roll as typed (``--roll``); a game without a die refuses any."""
         ...
+
+
+@runtime_checkable
+class TableGame(Game, Protocol):
+    """A game played at the table with the camera, the LEDs and the live referee: what the
+    live pipeline (``companion.live``) needs besides :class:`Game`. Only games vision can
+    read provide it (today Teleporters); ask :meth:`Registry.table` for one, which refuses
+    the others by name rather than hand out stubs. Squares are the game's own numbers, named
+    by :meth:`square_name` as the LEDs and the app name them."""
+
+    @property
+    def sides(self) -> tuple[Any, ...]: ...  # the sides, in the order of their LEDs
+
+    def parse_side(self, text: str) -> Any:
+        """A side as typed (``--first north``)."""
+        ...
+
+    def square_name(self, square: int) -> str: ...
+
+    def position_from_json(self, doc: Mapping[str, Any]) -> Any:
+        """A position from a decoded JSON object (as ``position_json`` writes it)."""
+        ...
+
+    def play(self, position: Any, move: Any, turn: Any = None) -> tuple[Any, Any]:
+        """``move`` made (checked legal) from ``position`` with ``turn`` (what this turn has
+        used so far; None: the turn's first move): the position after it, and the turn's
+        state after it, to pass to the next move."""
+        ...
+
+    def end_turn(self, position: Any) -> Any:
+        """``position`` with the move handed to the next side."""
+        ...
+
+    def move_squares(self, move: Any) -> tuple[int, ...]:
+        """The square a move lifts its piece from, then where it (and what it moves along)
+        goes: the LEDs light them."""
+        ...
+
+    def goal_squares(self, position: Any, side: Any) -> tuple[int, ...]:
+        """The squares ``side`` wins by reaching (lit for the winner)."""
+        ...
+
+    def board_difference(self, a: Any, b: Any) -> list[int]:
+        """The squares whose pieces differ between two boards, in square order (the side to
+        move aside)."""
+        ...
+
+
+@runtime_checkable
+class QuestBook(Protocol):
+    """Solitaire Quests: layouts of pieces on the mat, judged on their own (today
+    Teleporters' Poles and Teleports). A game offers them as its ``quests`` attribute;
+    ask :meth:`Registry.quests` for them."""
+
+    @property
+    def all(self) -> tuple[Any, ...]: ...  # every quest, in the book's order
+
+    def parse(self, text: object) -> Any:
+        """A quest by id (``"queens7"``), or the quest itself."""
+        ...
+
+    def check(self, quest: Any, position: Any) -> Any:
+        """The verdict on a layout (``solved``, ``describe()``, ``to_json()``)."""
+        ...
+
+    def solution_classes(self, quest: Any) -> tuple[Any, ...]: ...
 
 
 class RulesCore:
@@ -173,9 +244,13 @@ class Registry(Mapping[str, Game]):
     """The games by id, each loaded when first asked for (argparse's ``choices`` only
     needs the ids)."""
 
-    def __init__(self, modules: Mapping[str, str]) -> None:
+    def __init__(self, modules: Mapping[str, str], default: str | None = None) -> None:
         self._modules = dict(modules)
         self._loaded: dict[str, Game] = {}
+        self._tables: dict[str, TableGame] = {}
+        self.default = default or next(iter(self._modules))  # the command line's --game
+        if self.default not in self._modules:
+            raise RulesError(f"default game {self.default!r} is not one of the games")
 
     def __getitem__(self, game_id: str) -> Game:
         if game_id not in self._modules:
@@ -195,3 +270,32 @@ class Registry(Mapping[str, Game]):
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._modules
+
+    def table(self, game_id: str | None = None) -> TableGame:
+        """Game ``game_id`` (None: the default) as played at the table with the camera;
+        :class:`MissingCapability` for a game vision cannot read yet."""
+        game = self[game_id or self.default]
+        if game.id in self._tables:  # the live pipeline asks once per frame: no Protocol check
+            return self._tables[game.id]
+        if isinstance(game, TableGame):
+            self._tables[game.id] = game
+            return game
+        raise MissingCapability(f"vision reads only the {self._names(TableGame)} mat so far")
+
+    def quests(self, game_id: str | None = None) -> QuestBook:
+        """Game ``game_id``'s Solitaire Quests (None: the default game's);
+        :class:`MissingCapability` for a game without them."""
+        game = self[game_id or self.default]
+        book = getattr(game, "quests", None)
+        if isinstance(book, QuestBook):
+            return book
+        raise MissingCapability(f"{game.name} has no Solitaire Quests: "
+                                f"{self._names(QuestBook)} has them")
+
+    def _names(self, capability: type) -> str:
+        """The names of the games with ``capability`` (loading every game: a refusal only)."""
+        def has(game: Game) -> bool:
+            part = getattr(game, "quests", None) if capability is QuestBook else game
+            return isinstance(part, capability)
+
+        return " and ".join(g.name for g in self.values() if has(g))
