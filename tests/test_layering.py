@@ -15,7 +15,9 @@ FORBIDDEN_IN_RULES = {"vision", "calibration", "firmware_bridge", "kivy", "cv2",
                       "serial"}
 
 
-def imports_of(path: Path) -> set[str]:
+def imports_of(path: Path, members: bool = False) -> set[str]:
+    """The modules ``path`` imports; ``members``: ``from a import b`` counts ``a.b`` too
+    (``b`` may be a submodule: ``from companion.rules import teleporters``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -23,6 +25,8 @@ def imports_of(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
+            if members:
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif (isinstance(node, ast.Call) and node.args
               and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
               and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"):
@@ -147,3 +151,20 @@ def test_the_opponent_uses_only_the_rules_core() -> None:
         found.extend(f"{path.relative_to(ROOT)} imports {name}" for name in imports_of(path)
                      if _under(name, "companion.ai"))
     assert not found, "\n".join(found)
+
+
+def test_commands_and_the_live_pipeline_reach_a_game_only_through_the_registry() -> None:
+    """Nothing in companion/commands or companion/live imports a game's own package
+    (``companion.rules.teleporters`` and the like): they ask ``companion.rules.GAMES`` for a
+    game object and use its interface (``Game``, and ``TableGame`` / ``QuestBook`` where a
+    command needs the camera or the quests), so the live pipeline is written for any game."""
+    rules = ROOT / "companion" / "rules"
+    games = sorted(p.name for p in rules.iterdir() if (p / "__init__.py").is_file())
+    assert "teleporters" in games, games  # the check below looks at the right folder
+    found = []
+    for layer in ("commands", "live"):
+        for path in (ROOT / "companion" / layer).rglob("*.py"):
+            for name in imports_of(path, members=True):
+                found.extend(f"{path.relative_to(ROOT)} imports {name}" for game in games
+                             if _under(name, f"companion.rules.{game}"))
+    assert not found, "\n".join(sorted(found))

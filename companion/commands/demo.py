@@ -33,8 +33,7 @@ from companion.live.sighting import Vision
 from companion.live.textlog import TextLog, describe_lights
 from companion.matchlog import MatchLogError, MatchStore
 from companion.referee import TurnCommitted
-from companion.rules.teleporters import Position, Side
-from companion.rules.teleporters.quests import Quest
+from companion.rules import GAMES
 from companion.sim.ai_table import (
     COMPANION,
     DEFAULT_SEED,
@@ -181,7 +180,8 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
     table = DemoTable(paced=app is not None and not fast, press_button=board.press,
                       narrate=say if app is None else None)
     session = Session(vision=Vision.from_profile(stage.profile), source=table,
-                      board=board.link, store=store, start=Position.from_text(DEMO_START),
+                      board=board.link, store=store,
+                      start=GAMES.table().read_position(DEMO_START),
                       players=PLAYERS, tags=TAGS, simulated=True,
                       log_note="" if store is not None else "not recording")
     table.bind(session)
@@ -225,7 +225,8 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
     table.bind(session)
 
     def announce(line: str) -> None:  # with what the LEDs show now: its first move
-        lit = describe_lights(lights_for(session.state, guide=session.guide))
+        lit = describe_lights(lights_for(session.state, guide=session.guide,
+                                         game=session.game))
         say(f"         COMPANION {line} — {lit}")
 
     # Said in the terminal with the app too: the app does not show the companion's turn yet.
@@ -275,12 +276,12 @@ def _n(count: int, thing: str) -> str:
     return f"{count} {thing}" + ("" if count == 1 else "s")
 
 
-def _who(side: Side) -> str:
+def _who(side: Any) -> str:
     return "the companion" if side is COMPANION else f"the player ({side.value})"
 
 
 def _ai_header(say: Callable[[str], None], store: MatchStore | None, board: DemoBoard,
-               start: Position, level: int, seed: int, turns: int) -> None:
+               start: Any, level: int, seed: int, turns: int) -> None:
     say(f"tabletop-companion demo: a short Teleporters game against the companion (level "
         f"{level}, {COMPANION.value}) on the simulated table, seed {seed}, at most {turns} "
         "turns.")
@@ -303,7 +304,7 @@ def _header(say: Callable[[str], None], store: MatchStore | None, board: DemoBoa
     say(f"the referee, the {board.where} and "
         + (f"the match log {store.path}" if store is not None else "no match log") + ".")
     say("")
-    say(Position.from_text(DEMO_START).diagram())
+    say(GAMES.table().read_position(DEMO_START).diagram())
     say("")
 
 
@@ -335,7 +336,7 @@ def run_quest_demo(*, headless: bool = True, db: str | None = None,
         return 1
     board = virtual_board(say)
     table = QuestTable()
-    session = QuestSession(Quest.QUEENS, player=PLAYER,
+    session = QuestSession("queens", player=PLAYER,
                            vision=Vision.from_profile(profile, whole_set=False),
                            source=table, board=board.link, store=store)
 

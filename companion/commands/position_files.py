@@ -36,10 +36,11 @@ def read_text(path: str, limit: int = MAX_POSITION_BYTES, what: str = "a positio
         raise UserError(f"{path} is not a text file") from None
 
 
-def read_position(path: str, game: str = "teleporters", observed: bool = False) -> Any:
-    """The ``game`` position in the file at ``path`` (``observed``: what the camera saw,
-    which may break a rule that ``explain`` then names)."""
+def read_position(path: str, game: str | None = None, observed: bool = False) -> Any:
+    """The ``game`` position (None: the default game's) in the file at ``path``
+    (``observed``: what the camera saw, which may break a rule that ``explain`` then
+    names)."""
     try:
-        return GAMES[game].read_position(read_text(path), observed=observed)
+        return GAMES[game or GAMES.default].read_position(read_text(path), observed=observed)
     except RulesError as exc:
         raise UserError(f"{path}: {exc}") from None

@@ -14,9 +14,8 @@ from companion.commands.options import camera as camera_option
 from companion.commands.position_files import read_position
 from companion.errors import UserError
 from companion.matchlog import MatchLogError, MatchStore
+from companion.rules import GAMES, QuestBook
 from companion.rules.errors import RulesError
-from companion.rules.teleporters import Position
-from companion.rules.teleporters.quests import Quest, check, solution_classes
 
 EXIT_SOLVED, EXIT_NOT_SOLVED = 0, 1
 
@@ -58,7 +57,7 @@ def _cmd_quest(args: argparse.Namespace) -> int:
     return run_quest_cli(args)
 
 
-def _position(path: str) -> Position:
+def _position(path: str) -> Any:
     try:
         return read_position(path)
     except UserError as exc:
@@ -78,14 +77,15 @@ def _store(db: str | None, create: bool) -> MatchStore | None:
 
 
 def run_quest_cli(args: Any) -> int:
+    book = GAMES.quests()  # the default game's (Teleporters'): the one with quests
     try:
-        quest = Quest.parse(args.quest)
+        quest = book.parse(args.quest)
     except RulesError as exc:
         raise UserError(str(exc)) from None
     if args.classes:
-        return _classes(quest, args.json)
+        return _classes(book, quest, args.json)
     if args.scores:
-        return _scores(args.db, args.json)
+        return _scores(book, args.db, args.json)
     if args.camera is not None:
         if args.position:
             raise UserError("give a POSITION file or --camera, not both")
@@ -93,7 +93,7 @@ def run_quest_cli(args: Any) -> int:
     if not args.position:
         raise UserError("give a POSITION file to check, or --camera N --profile P to "
                             "watch the mat (or --classes, --scores)")
-    report = check(quest, _position(args.position))
+    report = book.check(quest, _position(args.position))
     new = None
     if args.record and report.solved:
         store = _store(args.db, create=True)
@@ -115,45 +115,45 @@ def run_quest_cli(args: Any) -> int:
     return EXIT_SOLVED if report.solved else EXIT_NOT_SOLVED
 
 
-def _classes(quest: Quest, as_json: bool) -> int:
-    classes = solution_classes(quest)
+def _classes(book: QuestBook, quest: Any, as_json: bool) -> int:
+    classes = book.solution_classes(quest)
     if as_json:
         print(json.dumps({"quest": quest.id, "classes": [c.to_json() for c in classes]},
                          indent=1))
         return 0
     total = sum(c.size for c in classes)
     print(f"{quest.title}: {total} solutions"
-          + (" per 4x4 section" if quest is Quest.ROOKS else "")
+          + ("" if quest.is_queens else " per 4x4 section")  # rooks: in one section
           + f", {len(classes)} up to rotation and reflection")
     for c in classes:
         print(f"  class {c.number:>3}: {c.id}  ({c.size} solutions)")
     return 0
 
 
-def _scores(db: str | None, as_json: bool) -> int:
+def _scores(book: QuestBook, db: str | None, as_json: bool) -> int:
     store = _store(db, create=False)
     rows: list[dict[str, Any]] = []
     if store is not None:
         with store:
             for player in store.quest_players():
-                for quest in Quest:
+                for quest in book.all:
                     finds = store.quest_finds(player, quest.id)
                     if finds:
                         rows.append({"player": player, "quest": quest.id,
                                      "found": [f.class_number for f in finds],
-                                     "total": len(solution_classes(quest))})
+                                     "total": len(book.solution_classes(quest))})
     if as_json:
         print(json.dumps(rows, indent=1))
     elif not rows:
         print("no quest solutions found yet")
     else:
         for r in rows:
-            print(f"{r['player']}: {Quest.parse(r['quest']).title}: {len(r['found'])} of "
+            print(f"{r['player']}: {book.parse(r['quest']).title}: {len(r['found'])} of "
                   f"{r['total']} classes ({', '.join(map(str, r['found']))})")
     return 0
 
 
-def _live(quest: Quest, args: Any) -> int:
+def _live(quest: Any, args: Any) -> int:
     from companion.commands.front_end import app_unless_headless
     from companion.commands.opening import load_profile, open_board, open_camera
     from companion.live.quest import QuestSession, QuestTextLog

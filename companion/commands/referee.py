@@ -61,8 +61,7 @@ from companion.referee import (
     Uncertain,
     WarningCleared,
 )
-from companion.rules import GAMES
-from companion.rules.teleporters import Position, Side
+from companion.rules import GAMES, MissingCapability, TableGame
 from vision.errors import VisionError
 from vision.sources import (
     Frame,
@@ -97,7 +96,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ref.add_argument("--fps", type=finite, default=10.0, metavar="N",
                      help="frame rate of a folder of images (default 10; a video has its own)")
     ref.add_argument("--json", action="store_true", help="one JSON object per line per event")
-    ref.add_argument("--game", choices=GAMES, default="teleporters")
+    ref.add_argument("--game", choices=GAMES, default=GAMES.default)
     add_sides(ref)
     ref.add_argument("--start", metavar="POSITION",
                      help="the board when the recording begins, JSON or text (default the "
@@ -109,14 +108,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _cmd_referee(args: argparse.Namespace) -> int:
-    if args.game != "teleporters":
-        raise UserError(f"--game {args.game}: vision reads only the Teleporters mat so far; "
-                       f"judge {args.game} positions with `companion judge --game {args.game}`")
+    try:
+        game = GAMES.table(args.game)
+    except MissingCapability as exc:
+        raise UserError(f"--game {args.game}: {exc}; judge {args.game} positions with "
+                        f"`companion judge --game {args.game}`") from None
     summary = referee_recording(
         args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,
         first=args.first, south_at=args.south_at, accept_after=args.accept_after,
-        start=None if args.start is None else _read_position(args.start),
-        empty=args.empty, players=players_of(args))
+        start=None if args.start is None else _read_position(args.start, game),
+        empty=args.empty, players=players_of(args), game=game)
     if summary.interrupted:
         return EXIT_INTERRUPTED
     if summary.unrecorded:  # never report success for work not done
@@ -126,12 +127,11 @@ def _cmd_referee(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _read_position(path: str) -> Position:
-    """A Teleporters position from a JSON file, a text-notation file, or ``-`` (stdin)."""
+def _read_position(path: str, game: TableGame) -> Any:
+    """A ``game`` position from a JSON file, a text-notation file, or ``-`` (stdin)."""
     from companion.commands.position_files import read_position
 
-    position: Position = read_position(path)
-    return position
+    return read_position(path, game.id)
 
 
 def clock(t: float) -> str:
@@ -150,7 +150,7 @@ class Summary:
     turns: list[TurnCommitted] = field(default_factory=list)
     illegal: list[IllegalChange] = field(default_factory=list)
     corrections: list[CorrectionAccepted] = field(default_factory=list)
-    winner: Side | None = None
+    winner: Any | None = None  # the game's side
     seconds: float = 0.0  # of recording
     wall_s: float = 0.0
     interrupted: bool = False
@@ -284,17 +284,18 @@ def _frame_total(source: FrameSource) -> int | None:
 
 def referee_recording(spec: str, *, profile: str | None = None, db: str | None = None,
                       fps: float = 10.0, as_json: bool = False, first: str | None = None,
-                      start: Position | None = None,
+                      start: Any = None,
                       south_at: str = "bottom", accept_after: float = ACCEPT_AFTER_S,
                       out: TextIO | None = None, err: TextIO | None = None,
                       players: dict[str, str] | None = None,
-                      empty: str | None = None) -> Summary:
+                      empty: str | None = None, game: TableGame | None = None) -> Summary:
     """Referee the recording at ``spec``, from ``start`` (default the set-up; a recording that
     begins mid-game needs a ``profile``), ``first`` to move (default ``start``'s). Raises
     :class:`UserError` for input that cannot be used (and ``MatchLogError`` for an
     unusable ``db``); Ctrl-C ends the run early, with ``Summary.interrupted`` set and
     everything committed kept. ``empty``: a photo of the empty mat from the recording's camera,
-    to calibrate with (not with a ``profile``, which holds its calibration)."""
+    to calibrate with (not with a ``profile``, which holds its calibration). ``game``: what
+    is played (default the registry's table game)."""
     out = out or sys.stdout
     err = err or sys.stderr
     if fps <= 0:
@@ -349,10 +350,12 @@ def referee_recording(spec: str, *, profile: str | None = None, db: str | None =
     tags = {"Event": "recording refereed", "Recording": str(Path(spec).resolve()),
             "RecordingStart": iso(epoch)}
     tags["RecordingFps"] = f"{getattr(source, 'fps', fps):g}"  # a video's own, or --fps
-    start = start or Position.start()
+    game = game or GAMES.table()
+    start = start or game.start()
     if first is not None:
-        start = start.replace(to_move=Side(first))
+        start = game.with_to_move(start, game.parse_side(first))
     session = Session(vision=Vision.from_profile(prof), source=source, store=store, start=start,
+                      game=game,
                       config=RefereeConfig(recovery_after=accept_after,
                                            judge_unsure_after=JUDGE_UNSURE_AFTER_S),
                       players=players,

@@ -15,7 +15,7 @@ from companion.rules import GAMES
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``companion setup`` and ``companion judge`` to the ``companion`` command's subparsers."""
     setup = sub.add_parser("setup", help="print a game's start position")
-    setup.add_argument("--game", choices=GAMES, default="teleporters")
+    setup.add_argument("--game", choices=GAMES, default=GAMES.default)
     setup.add_argument("--variant", action="append", metavar="KEY=VALUE",
                        help="rules variant flag, e.g. send_marker=either (repeatable)")
     setup.add_argument("--first", metavar="SIDE",
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     judge = sub.add_parser(
         "judge", help="explain the change from START to NOW as legal moves, or say why not",
         description="Exit status: 0 legal, 1 illegal, 2 bad input.")
-    judge.add_argument("--game", choices=GAMES, default="teleporters")
+    judge.add_argument("--game", choices=GAMES, default=GAMES.default)
     judge.add_argument("start", metavar="START", help="position at the start of the turn "
                        "(JSON or text notation; - for standard input)")
     judge.add_argument("now", metavar="NOW", help="position seen now")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Mapping
-from typing import TextIO
+from typing import Any, TextIO
 
 from companion.commands.camera import CameraSpec, Opener
 from companion.commands.common import (
@@ -50,7 +50,7 @@ from companion.live.recorder import open_store
 from companion.live.session import Session
 from companion.live.textlog import TextLog
 from companion.matchlog import MatchLogError, MatchStore
-from companion.rules.teleporters import Position, Side
+from companion.rules import GAMES
 from vision.sources import CameraSource
 
 
@@ -82,14 +82,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return run_live(camera=args.camera, profile=args.profile, bridge=args.bridge,
                     db=args.db, headless=args.headless, empty=args.empty,
                     south_at=args.south_at, players=players_of(args),
-                    first=None if args.first is None else Side(args.first))
+                    first=None if args.first is None else GAMES.table().parse_side(args.first))
 
 
 def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: str = "auto",
              db: str | None = None, headless: bool = False, out: TextIO | None = None,
              opener: Opener | None = None, empty: str | None = None,
              south_at: str = "bottom", players: Mapping[str, str] | None = None,
-             first: Side | None = None, keys: TextIO | None = None) -> int:
+             first: Any = None, keys: TextIO | None = None) -> int:
     """Referee a real game until the window is closed (headless: the quit key, or Ctrl-C:
     130); 0 then. Without ``profile`` the mat is calibrated from the camera (``empty``: an
     empty-mat photo to calibrate with). ``players``: side -> name; ``first``: the side that
@@ -132,11 +132,10 @@ def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: st
             say("stopped before the game began")
             return EXIT_INTERRUPTED
         raise
-    start = Position.start()
-    if first is not None:
-        start = start.replace(to_move=first)
+    game = GAMES.table()  # the one game vision reads
+    start = game.start() if first is None else game.with_to_move(game.start(), first)
     session = Session.from_profile(prof, source=source, board=board, store=store,
-                                   start=start, players=players,
+                                   start=start, players=players, game=game,
                                    log_note="" if store is not None else "not recording")
     stopped = False
     reader: KeyReader | None = None
@@ -148,7 +147,7 @@ def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: st
             how = profile if profile is not None else "the mat calibrated at the start"
             say(f"refereeing from {spec.name} with {how}; Ctrl-C stops")
             session.on_update(TextLog(out))
-            reader = _key_reader(KeyPad(session, say, players), keys or sys.stdin, say)
+            reader = _key_reader(KeyPad(session, say, players, game), keys or sys.stdin, say)
             try:
                 session.run()
             except KeyboardInterrupt:  # what was committed is kept, the match resumable

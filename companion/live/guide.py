@@ -9,36 +9,41 @@ LEDs light next, or that the board has left the chosen line (a mismatch).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from companion.referee import RefereeState
-from companion.rules.teleporters import Move, Position, Side, TurnState, play, square_name
+from companion.rules import GAMES, TableGame
 
 
 @dataclass(frozen=True, slots=True)
 class Guide:
     """``side``'s turn ``turn_number`` as chosen: its moves in order and the board after
-    each (``boards[0]`` the turn's start, ``boards[k]`` after the first ``k`` moves)."""
+    each (``boards[0]`` the turn's start, ``boards[k]`` after the first ``k`` moves), in
+    ``game`` (positions, moves and sides are its own values)."""
 
-    side: Side
+    side: Any
     turn_number: int
-    moves: tuple[Move, ...]
-    boards: tuple[Position, ...]
+    moves: tuple[Any, ...]
+    boards: tuple[Any, ...]
+    game: TableGame = field(default_factory=GAMES.table, compare=False, repr=False)
 
     @classmethod
-    def plan(cls, start: Position, turn_number: int, moves: tuple[Move, ...]) -> Guide:
+    def plan(cls, start: Any, turn_number: int, moves: tuple[Any, ...],
+             game: TableGame | None = None) -> Guide:
         """The guide for ``moves`` played from ``start`` (the rules core plays them: an
-        illegal one raises ``IllegalMove``)."""
+        illegal one raises ``IllegalMove``); ``game``: None for the default table game."""
+        game = game or GAMES.table()
         boards = [start]
-        state: TurnState | None = None
+        turn = None  # what the turn has used so far (Teleporters: its markers)
         pos = start
         for move in moves:
-            pos, state = play(pos, move, state)
+            pos, turn = game.play(pos, move, turn)
             boards.append(pos)
-        return cls(start.to_move, turn_number, moves, tuple(boards))
+        return cls(start.to_move, turn_number, moves, tuple(boards), game)
 
     def notation(self) -> str:
-        return " ".join(m.notation() for m in self.moves) or "(no move)"
+        return " ".join(self.game.notation(m) for m in self.moves) or "(no move)"
 
     def applies(self, state: RefereeState) -> bool:
         """This guide is for the turn in play."""
@@ -53,7 +58,7 @@ class Guide:
                 return k
         return None
 
-    def next_move(self, state: RefereeState) -> Move | None:
+    def next_move(self, state: RefereeState) -> Any | None:
         """The move to carry out next; None when all are done, or on a mismatch."""
         k = self.done(state)
         return None if k is None or k >= len(self.moves) else self.moves[k]
@@ -64,19 +69,16 @@ class Guide:
         if not self.applies(state) or self.done(state) is not None:
             return ()
         seen = state.expected
-
-        def diff(board: Position) -> list[int]:
-            return [sq for sq in range(64) if board.poles[sq] is not seen.poles[sq]
-                    or board.ports[sq] != seen.ports[sq]]
-
-        return tuple(square_name(sq) for sq in min((diff(b) for b in self.boards), key=len))
+        nearest = min((self.game.board_difference(b, seen) for b in self.boards), key=len)
+        return tuple(self.game.square_name(sq) for sq in nearest)
 
 
-def lift_and_place(move: Move) -> tuple[str, tuple[str, ...]]:
+def lift_and_place(move: Any, game: TableGame | None = None) -> tuple[str, tuple[str, ...]]:
     """The space of the piece to lift, and the spaces it (and what it moves along: a
-    vaulted Pole, a repelled Port) goes to."""
-    frm, *rest = move.squares()
-    return square_name(frm), tuple(square_name(sq) for sq in rest)
+    vaulted Pole, a repelled Port) goes to; ``game``: None for the default table game."""
+    game = game or GAMES.table()
+    frm, *rest = game.move_squares(move)
+    return game.square_name(frm), tuple(game.square_name(sq) for sq in rest)
 
 
 __all__ = ["Guide", "lift_and_place"]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from companion.referee import CommitBy
-from companion.rules.teleporters import Side
+from companion.rules import GAMES, TableGame
 
 POLL_S = 0.1  # how often the reader looks whether it should stop
 
@@ -61,7 +61,7 @@ class KeyActions(Protocol):
 
     def accept_board(self) -> None: ...
 
-    def resign(self, side: Side) -> None: ...
+    def resign(self, side: Any) -> None: ...
 
     def agree_draw(self) -> None: ...
 
@@ -88,14 +88,17 @@ class KeyPad:
     """The keys' state machine, fed one key at a time (:meth:`press`); no threads here."""
 
     def __init__(self, actions: KeyActions, say: Callable[[str], None],
-                 players: Mapping[str, str] | None = None) -> None:
+                 players: Mapping[str, str] | None = None,
+                 game: TableGame | None = None) -> None:
         self.actions = actions
         self.say = say
         self.players = dict(players or {})
+        # a side is answered by its name's first letter: s = south, n = north
+        self._sides = {side.value[0]: side for side in (game or GAMES.table()).sides}
         self.quit = False
         self._asking: Command | None = None  # a command waiting for its answer
 
-    def _who(self, side: Side) -> str:
+    def _who(self, side: Any) -> str:
         name = self.players.get(side.value)
         return f"{side.value} ({name})" if name else side.value
 
@@ -123,8 +126,8 @@ class KeyPad:
             self.say(HELP)
         elif command is Command.RESIGN:
             self._asking = command
-            self.say(f"who resigns? s = {self._who(Side.SOUTH)}, n = {self._who(Side.NORTH)}; "
-                     "any other key cancels")
+            sides = ", ".join(f"{key} = {self._who(side)}" for key, side in self._sides.items())
+            self.say(f"who resigns? {sides}; any other key cancels")
         else:
             self._asking = command
             what = {Command.UNDO: "undo the last committed turn",
@@ -133,8 +136,8 @@ class KeyPad:
             self.say(f"{what}? y = yes, any other key cancels")
 
     def _answer(self, asking: Command, key: str) -> None:
-        if asking is Command.RESIGN and key in ("s", "n"):
-            self.actions.resign(Side.SOUTH if key == "s" else Side.NORTH)
+        if asking is Command.RESIGN and key in self._sides:
+            self.actions.resign(self._sides[key])
         elif asking is not Command.RESIGN and key == "y":
             {Command.UNDO: self.actions.undo_last_commit, Command.DRAW: self.actions.agree_draw,
              Command.NEW_GAME: self.actions.new_game}[asking]()

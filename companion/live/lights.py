@@ -22,14 +22,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.live.guide import Guide, lift_and_place
 from companion.referee import RefereeState, VisionState
-from companion.rules.teleporters import Move, Side, square_name
+from companion.rules import GAMES, TableGame
 from firmware_bridge.colors import Color
 
-SIDE_LEDS: Mapping[Side, str] = {Side.SOUTH: "turn_1", Side.NORTH: "turn_2"}
+
+def side_leds(game: TableGame) -> dict[Any, str]:
+    """Each side's status LED, in the game's order of sides: ``turn_1``, ``turn_2``, ..."""
+    return {side: f"turn_{k}" for k, side in enumerate(game.sides, 1)}
+
+
+SIDE_LEDS: Mapping[Any, str] = side_leds(GAMES.table())  # the default game's (south, north)
 VISION_LED = "vision"
 POLE_MARKER_LEDS = ("marker_1", "marker_2")
 PORT_MARKER_LEDS = ("marker_3", "marker_4")
@@ -81,13 +87,16 @@ class LightFrame:
 
 
 def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
-               guide: Guide | None = None) -> dict[str, Color]:
+               guide: Guide | None = None, game: TableGame | None = None) -> dict[str, Color]:
     """The board's space LEDs for ``state`` (the input of ``Bridge.show``); ``guide``: the
-    companion's chosen turn, lit where it applies to the turn in play."""
+    companion's chosen turn, lit where it applies to the turn in play; ``game``: None for
+    the default table game."""
+    game = game or GAMES.table()
+    square_name = game.square_name
     board: dict[str, Color] = {}
     if state.over:  # the winner's Goal Telepads (a resignation too); a draw lights nothing
         if state.winner is not None:
-            for sq in state.expected.variant.goal(state.winner):
+            for sq in game.goal_squares(state.expected, state.winner):
                 board[square_name(sq)] = scheme.win
         return board
     verdict = state.verdict
@@ -101,10 +110,10 @@ def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
             board[name] = scheme.illegal
     elif (guide is not None and guide.applies(state)
           and (move := guide.next_move(state)) is not None):
-        board.update(guide_lights(move, scheme))
+        board.update(guide_lights(move, scheme, game))
     else:
         for move in state.tentative:
-            frm, *rest = move.squares()
+            frm, *rest = game.move_squares(move)
             board.setdefault(square_name(frm), scheme.move_from)
             for sq in rest:  # a later move's origin may be an earlier one's landing
                 board[square_name(sq)] = scheme.move_to
@@ -114,9 +123,10 @@ def lights_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
     return board
 
 
-def guide_lights(move: Move, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color]:
+def guide_lights(move: Any, scheme: Scheme = DEFAULT_SCHEME,
+                 game: TableGame | None = None) -> dict[str, Color]:
     """The spaces lit for the companion's next move: the piece to lift, where it goes."""
-    lift, places = lift_and_place(move)
+    lift, places = lift_and_place(move, game)
     board = {lift: scheme.guide_lift}
     for name in places:  # a spin lifts and places on one space
         board[name] = scheme.guide_place
@@ -124,14 +134,15 @@ def guide_lights(move: Move, scheme: Scheme = DEFAULT_SCHEME) -> dict[str, Color
 
 
 def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
-               unrecorded: bool = False) -> dict[str, Color]:
+               unrecorded: bool = False, game: TableGame | None = None) -> dict[str, Color]:
     """The status LEDs: side to move (or the winner), vision, markers left. ``unrecorded``:
     turns wait for a match log that cannot be written, shown on the side to move's LED."""
+    turn_leds = SIDE_LEDS if game is None else side_leds(game)
     status: dict[str, Color] = {}
     lit_side = state.winner if state.winner is not None else state.to_move
     lit = (scheme.win if state.over
            else scheme.unrecorded if unrecorded else scheme.to_move)
-    for side, name in SIDE_LEDS.items():
+    for side, name in turn_leds.items():
         # a draw: both sides' LEDs, as neither won
         drawn = state.over and state.winner is None
         status[name] = lit if side is lit_side or drawn else Color.OFF
@@ -150,9 +161,12 @@ def status_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
 
 
 def frame_for(state: RefereeState, scheme: Scheme = DEFAULT_SCHEME,
-              unrecorded: bool = False, guide: Guide | None = None) -> LightFrame:
-    return LightFrame(lights_for(state, scheme, guide), status_for(state, scheme, unrecorded))
+              unrecorded: bool = False, guide: Guide | None = None,
+              game: TableGame | None = None) -> LightFrame:
+    return LightFrame(lights_for(state, scheme, guide, game),
+                      status_for(state, scheme, unrecorded, game))
 
 
 __all__ = ["DEFAULT_SCHEME", "POLE_MARKER_LEDS", "PORT_MARKER_LEDS", "SIDE_LEDS", "VISION_LED",
-           "LightFrame", "Scheme", "frame_for", "guide_lights", "lights_for", "status_for"]
+           "LightFrame", "Scheme", "frame_for", "guide_lights", "lights_for", "side_leds",
+           "status_for"]

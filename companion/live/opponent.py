@@ -13,17 +13,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.ai import choose
 from companion.ai.player import level_settings
 from companion.live.api import Update
 from companion.live.guide import Guide
-from companion.rules.teleporters import Side
+from companion.rules import TableGame
 
 
 class _Table(Protocol):
     """What the companion needs of the session (``companion.live.session.Session``)."""
+
+    @property
+    def game(self) -> TableGame: ...
 
     def set_guide(self, guide: Guide | None) -> None: ...
 
@@ -44,7 +47,7 @@ class Opponent:
     ``ValueError`` here, before any game). ``say``: one line for each turn chosen and each
     board that leaves it. The same boards and ``seed`` give the same turns."""
 
-    def __init__(self, table: _Table, *, side: Side, level: int, seed: int = 0,
+    def __init__(self, table: _Table, *, side: Any, level: int, seed: int = 0,
                  say: Callable[[str], None] | None = None) -> None:
         level_settings(level)
         self.side = side
@@ -79,7 +82,7 @@ class Opponent:
         began = time.perf_counter()
         turn = choose(state.turn_start, self.level, self.seed * 1_000_003 + state.turn_number)
         seconds = time.perf_counter() - began
-        guide = Guide.plan(state.turn_start, state.turn_number, turn.moves)
+        guide = Guide.plan(state.turn_start, state.turn_number, turn.moves, self._table.game)
         self.choices.append(Choice(guide, self.level, seconds))
         self._table.set_guide(guide)
         self._say(f"{self.name} plays {guide.notation()} ({seconds:.2f} s)")

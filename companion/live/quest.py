@@ -1,8 +1,8 @@
 """Solitaire Quests with the companion: a layout in, the quest's verdict out.
 
 A player alone lays Poles (or Teleports) on the mat. :class:`QuestSession` judges every still
-board the camera reports (or every position it is given) with
-:func:`companion.rules.teleporters.quests.check`, and:
+board the camera reports (or every position it is given) with the game's quest book
+(``companion.rules.GAMES.quests()``: Teleporters'), and:
 
 * lights the board: the conflicting pieces red, the spaces strictly between them on their
   shared line amber, a solved layout green; while nothing conflicts, the spaces where another
@@ -25,8 +25,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.matchlog import MatchLogError, MatchStore
-from companion.rules.teleporters import Position, square_name
-from companion.rules.teleporters.quests import Quest, QuestReport, check, solution_classes
+from companion.rules import GAMES, TableGame
 from firmware_bridge.colors import Color
 from vision.gate import GateState
 from vision.sources import Frame, FrameSource, SourceEvent, SourceEventKind
@@ -45,10 +44,12 @@ SOLVED = Color.GREEN
 FREE = Color.DIM_BLUE
 
 
-def quest_lights(report: QuestReport) -> dict[str, Color]:
+def quest_lights(report: Any, game: TableGame | None = None) -> dict[str, Color]:
     """The board's LEDs for a verdict: ``{"e4": Color.RED, ...}`` (spaces left out are off).
     Solved: every piece green. Otherwise the pieces in conflict red and the spaces between
-    each pair amber; with no conflict, quests 2-4 show where another Pole could stand."""
+    each pair amber; with no conflict, quests 2-4 show where another Pole could stand.
+    ``game``: whose squares (None: the default table game)."""
+    square_name = (game or GAMES.table()).square_name
     if report.solved:
         return {square_name(sq): SOLVED for sq in report.pieces}
     lights: dict[str, Color] = {}
@@ -69,9 +70,9 @@ class QuestUpdate:
     """What the quest screen and the text log show after a board was judged."""
 
     t: float
-    quest: Quest
+    quest: Any  # the game's own quest (``id``, ``title``)
     player: str
-    report: QuestReport | None  # None: a hand is over the mat (nothing judged)
+    report: Any | None  # the quest book's verdict; None: a hand is over the mat (nothing judged)
     lights: Mapping[str, Color]
     found: tuple[int, ...]  # class numbers this player has found, ascending
     total: int  # classes the quest has
@@ -100,14 +101,19 @@ class QuestUpdate:
 
 class QuestSession:
     """One player working on one quest. ``vision`` + ``source`` for the camera (or call
-    :meth:`observe` with positions), ``board`` for the LEDs, ``store`` for the score."""
+    :meth:`observe` with positions), ``board`` for the LEDs, ``store`` for the score.
+    ``game``: whose quests (None: the default game's; a game without them is refused with
+    :class:`~companion.rules.MissingCapability`)."""
 
-    def __init__(self, quest: Quest | str, *, player: str = "player",
+    def __init__(self, quest: Any, *, player: str = "player",
                  vision: Vision | None = None, source: FrameSource | None = None,
-                 board: BoardLink | None = None, store: MatchStore | None = None) -> None:
-        self.quest = Quest.parse(quest)
+                 board: BoardLink | None = None, store: MatchStore | None = None,
+                 game: str | None = None) -> None:
+        self.book = GAMES.quests(game)
+        self.game = GAMES.table(game)  # the layouts are read off the mat and lit on it
+        self.quest = self.book.parse(quest)
         self.player = player.strip() or "player"
-        self.total = len(solution_classes(self.quest))
+        self.total = len(self.book.solution_classes(self.quest))
         self._vision = vision
         self._source = source
         self._board = board
@@ -143,24 +149,25 @@ class QuestSession:
 
     # --- judging -----------------------------------------------------------------------------
 
-    def observe(self, position: Position | Mapping[str, Any] | None, *, t: float
+    def observe(self, position: Any | Mapping[str, Any] | None, *, t: float
                 ) -> QuestUpdate:
-        """A still layout (None: a hand over the mat). Judged, lit, scored, told."""
-        if position is not None and not isinstance(position, Position):
-            position = Position.from_json(dict(position))
+        """A still layout (None: a hand over the mat; a mapping: its JSON). Judged, lit,
+        scored, told."""
+        if isinstance(position, Mapping):
+            position = self.game.position_from_json(position)
         with self._lock:
             if position is None:
                 update = QuestUpdate(t, self.quest, self.player, None, {}, self.found,
                                      self.total)
                 return self._tell(update, lights=None)
-            report = check(self.quest, position)
+            report = self.book.check(self.quest, position)
             new = None
             if report.solved and report.class_number not in self._found:
                 assert report.class_number is not None and report.solution_class is not None
                 self._found.add(report.class_number)
                 new = report.class_number
                 self._remember(report, t)
-            lights = quest_lights(report)
+            lights = quest_lights(report, self.game)
             update = QuestUpdate(t, self.quest, self.player, report, lights, self.found,
                                  self.total, new)
             return self._tell(update, lights)
@@ -204,7 +211,7 @@ class QuestSession:
 
     # --- inside ------------------------------------------------------------------------------
 
-    def _remember(self, report: QuestReport, t: float) -> None:
+    def _remember(self, report: Any, t: float) -> None:
         if self._store is None or self.problem:
             return
         try:

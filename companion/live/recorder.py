@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
+from typing import Any
 
 from companion.matchlog import (
     Correction,
@@ -38,7 +39,7 @@ from companion.referee import (
     TurnCommitted,
     WarningCleared,
 )
-from companion.rules.teleporters import Position, end_turn
+from companion.rules import GAMES, TableGame
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +82,10 @@ class Recorder:
     backoff (:meth:`flush`). Meanwhile :attr:`problem` says so and how many turns wait."""
 
     def __init__(self, store: MatchStore, players: Mapping[str, str] | None,
-                 tags: Mapping[str, str] | None, epoch: datetime | None = None) -> None:
+                 tags: Mapping[str, str] | None, epoch: datetime | None = None,
+                 game: TableGame | None = None) -> None:
         self.store = store
+        self.game = game or GAMES.table()
         self.players = dict(players or {})
         self.tags = dict(tags or {})
         self.match_id: MatchId | None = None
@@ -93,11 +96,11 @@ class Recorder:
         self._epoch: datetime | None = epoch
         self._t0 = 0.0
         self.recording = epoch is not None
-        self._turn_start: Position | None = None  # the turn in progress, as the log has it
+        self._turn_start: Any = None  # the turn in progress, as the log has it
         self._turn_t = 0.0
         self._open_warnings: list[EventId] = []
         # events not yet written, with the turn start the referee had then (an undo needs it)
-        self._waiting: list[tuple[Event, Position]] = []
+        self._waiting: list[tuple[Event, Any]] = []
         self._retry_at = 0.0
         self._backoff = RETRY_FIRST_S
         self._error = ""  # the store's last refusal, while events wait
@@ -146,7 +149,7 @@ class Recorder:
         self.problem = (f"match log: cannot write ({self._error}); {self.waiting_turns} "
                         "turn(s) kept until it can")
 
-    def _handle(self, ev: Event, turn_start: Position) -> None:
+    def _handle(self, ev: Event, turn_start: Any) -> None:
         """Write one event. The store calls come before this object's own changes, so a
         failed write is tried again whole."""
         if isinstance(ev, GameStarted):
@@ -223,7 +226,7 @@ class Recorder:
         """The committed turn, replayed from the log's turn start. After a correction the
         referee's moves include those made before it: the log keeps the ones after."""
         assert self._turn_start is not None
-        after = end_turn(ev.position)
+        after = self.game.end_turn(ev.position)
         t = ev.settled_t if self.recording and ev.settled_t is not None else ev.t
         seconds, at = max(0.0, t - self._turn_t), self.at(t)
         for k in range(len(ev.moves) + 1):

@@ -64,7 +64,7 @@ from companion.referee import (
     Refused,
     VisionState,
 )
-from companion.rules.teleporters import Position, Side
+from companion.rules import GAMES, TableGame
 from firmware_bridge.bridge import ButtonPress, LinkState
 from firmware_bridge.bridge import DieRoll as BoardRoll
 from vision.gate import GateState
@@ -95,7 +95,8 @@ class Session:
     ``vision``: the detector and gate (None: positions come in through :meth:`observe`).
     ``source``: frames for :meth:`run`/:meth:`start`. ``board``: the LED/die board (a
     ``firmware_bridge.Bridge``, :class:`RecordingBoard`, or None). ``store``: the match log (or
-    None). ``start``: the game's start position (default the book's set-up). ``simulated``:
+    None). ``game``: what is played (default the registry's table game, Teleporters).
+    ``start``: the game's start position (default the book's set-up). ``simulated``:
     camera and board are the demo's. ``recording_epoch``: refereeing a recording that began at
     this wall-clock time (the log's times are then the recording's). The session closes the
     source, board and store it was given when it is closed.
@@ -103,18 +104,20 @@ class Session:
 
     def __init__(self, *, vision: Vision | None = None, source: FrameSource | None = None,
                  board: BoardLink | None = None, store: MatchStore | None = None,
-                 start: Position | None = None, config: RefereeConfig | None = None,
+                 start: Any = None, config: RefereeConfig | None = None,
                  players: Mapping[str, str] | None = None,
                  tags: Mapping[str, str] | None = None, simulated: bool = False,
-                 log_note: str = "", recording_epoch: datetime | None = None) -> None:
+                 log_note: str = "", recording_epoch: datetime | None = None,
+                 game: TableGame | None = None) -> None:
+        self.game = game or GAMES.table()
         self._vision = vision
         self._source = source
         self._board = board
         self._store = store
-        self._start = start or Position.start()
+        self._start = start or self.game.start()
         self._referee = Referee(self._start, config)
         self._recorder = (None if store is None
-                          else Recorder(store, players, tags, recording_epoch))
+                          else Recorder(store, players, tags, recording_epoch, self.game))
         self._simulated = simulated
         self._log_note = log_note  # e.g. why nothing is recorded
         self._lock = threading.RLock()
@@ -224,7 +227,7 @@ class Session:
     def show_restore(self) -> None:
         self._act(lambda t: self._referee.show_restore(t))
 
-    def resign(self, side: Side) -> None:
+    def resign(self, side: Any) -> None:
         """``side`` resigns: the other side wins, and the match log's match is finished."""
         self._act(lambda t: self._referee.resign(side, t))
 
@@ -312,7 +315,7 @@ class Session:
             self.last_sighting = sighting
             return self._judge(sighting)
 
-    def observe(self, position: Position | Mapping[str, Any] | None,
+    def observe(self, position: Any | Mapping[str, Any] | None,
                 confidences: Mapping[str, float] | None = None, *, t: float) -> list[Event]:
         """A still board from elsewhere (a recording, a test): None means a hand over the mat.
         Skips vision; everything after the referee is as for a frame."""
@@ -455,7 +458,8 @@ class Session:
         if self._board is None:
             return
         frame = frame_for(state, unrecorded=self._recorder is not None
-                          and self._recorder.waiting_turns > 0, guide=self._guide)
+                          and self._recorder.waiting_turns > 0, guide=self._guide,
+                          game=self.game)
         if frame == self._lights and not force:
             return
         self._lights = frame

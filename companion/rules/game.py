@@ -108,7 +108,10 @@ class TableGame(Game, Protocol):
     by :meth:`square_name` as the LEDs and the app name them."""
 
     @property
-    def sides(self) -> tuple[Any, ...]: ...  # the sides, in the order of their LEDs
+    def sides(self) -> tuple[Any, ...]:
+        """The sides, in the order of their status LEDs: enum members whose ``value`` is the
+        side's name as typed and as the match log keeps it (``"south"``)."""
+        ...
 
     def parse_side(self, text: str) -> Any:
         """A side as typed (``--first north``)."""
@@ -128,6 +131,10 @@ class TableGame(Game, Protocol):
 
     def end_turn(self, position: Any) -> Any:
         """``position`` with the move handed to the next side."""
+        ...
+
+    def with_to_move(self, position: Any, side: Any) -> Any:
+        """``position`` with ``side`` to move (``--first``)."""
         ...
 
     def move_squares(self, move: Any) -> tuple[int, ...]:

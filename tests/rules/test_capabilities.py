@@ -53,6 +53,7 @@ def test_a_turn_played_through_the_table_interface() -> None:
     assert [game.square_name(sq) for sq in (0, 63)] == ["a1", "h8"]
     ended = game.end_turn(after)
     assert ended.to_move is north and game.board_difference(after, ended) == []
+    assert game.with_to_move(after, north) == ended
     assert game.position_from_json(game.position_json(ended)) == ended
     assert {game.square_name(sq) for sq in game.goal_squares(start, south)} == {
         "c8", "d8", "e8", "f8"}

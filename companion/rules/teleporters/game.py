@@ -88,6 +88,9 @@ class Teleporters(RulesCore):
     def end_turn(self, position: Position) -> Position:
         return end_turn(position)
 
+    def with_to_move(self, position: Position, side: Side) -> Position:
+        return position.replace(to_move=side)
+
     def move_squares(self, move: Move) -> tuple[Square, ...]:
         return move.squares()
 
