@@ -192,7 +192,7 @@ def run_demo(*, headless: bool = True, fast: bool = False, db: str | None = None
             app.run_app(session)
             return 0
         _header(say, store, board)
-        session.on_update(TextLog(stage.out))
+        session.on_update(TextLog(stage.out, session.game))
         session.run()
         state = session.state
         if state.winner is None:
@@ -239,7 +239,7 @@ def run_ai_demo(*, headless: bool = True, fast: bool = False, db: str | None = N
     def play() -> int:
         if app is None:
             _ai_header(say, store, board, table.start, level, seed, turns)
-            session.on_update(TextLog(stage.out))
+            session.on_update(TextLog(stage.out, session.game))
         session.on_update(opponent)  # after the text log: its turn is said after the commit
         session.on_update(committed)
         if app is not None:

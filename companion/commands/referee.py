@@ -111,7 +111,7 @@ def _cmd_referee(args: argparse.Namespace) -> int:
     try:
         game = GAMES.table(args.game)
     except MissingCapability as exc:
-        raise UserError(f"--game {args.game}: {exc}; judge {args.game} positions with "
+        raise UserError(f"--game {args.game}: {exc.reason}; judge {args.game} positions with "
                         f"`companion judge --game {args.game}`") from None
     summary = referee_recording(
         args.source, profile=args.profile, db=args.db, fps=args.fps, as_json=args.json,

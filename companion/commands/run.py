@@ -146,7 +146,7 @@ def run_live(*, camera: CameraSpec | int, profile: str | None = None, bridge: st
         else:
             how = profile if profile is not None else "the mat calibrated at the start"
             say(f"refereeing from {spec.name} with {how}; Ctrl-C stops")
-            session.on_update(TextLog(out))
+            session.on_update(TextLog(out, game))
             reader = _key_reader(KeyPad(session, say, players, game), keys or sys.stdin, say)
             try:
                 session.run()

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from companion.live.api import Links, Update
 from companion.referee import Event
 from firmware_bridge.colors import Color
+
+if TYPE_CHECKING:
+    from companion.rules import TableGame
 
 
 def _sq(names: tuple[str, ...] | list[str]) -> str:
@@ -33,10 +36,12 @@ def describe_lights(board: Mapping[str, Color]) -> str:
 
 class TextLog:
     """Subscribe with ``session.on_update(TextLog(out))``: one line per event, the board LEDs
-    appended to the last line of an update when they change."""
+    appended to the last line of an update when they change. ``game``: the session's
+    (``session.game``; None: the default table game), whose squares the LEDs name."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, game: TableGame | None = None) -> None:
         self.out = out
+        self.game = game
         self.lines = 0
         self._board: dict[str, Color] | None = None
         self._links: Links | None = None
@@ -50,7 +55,7 @@ class TextLog:
             for ev in update.events:
                 label, words = describe_event(ev)
                 lines.append(f"t={ev.t:5.1f}s  {label:<9} {words}")
-            board = lights_for(update.state, guide=update.guide)
+            board = lights_for(update.state, guide=update.guide, game=self.game)
             if lines and board != self._board:
                 self._board = board
                 lines[-1] += f" — {describe_lights(board)}"

@@ -19,8 +19,13 @@ from companion.rules.errors import PositionError, RulesError, VariantError
 
 
 class MissingCapability(RulesError):
-    """A command asked a game for what it cannot do yet (be read by the camera, set
-    quests); the message names the game and says which games can."""
+    """A game asked for what it cannot do yet (be read by the camera, set quests): the
+    message names the game (``game``, its id) and says which games can (``reason``)."""
+
+    def __init__(self, game: str, reason: str) -> None:
+        super().__init__(f"{game}: {reason}")
+        self.game = game
+        self.reason = reason
 
 
 class Die(enum.Enum):
@@ -287,7 +292,8 @@ class Registry(Mapping[str, Game]):
         if isinstance(game, TableGame):
             self._tables[game.id] = game
             return game
-        raise MissingCapability(f"vision reads only the {self._names(TableGame)} mat so far")
+        raise MissingCapability(game.id,
+                                f"vision reads only the {self._names(TableGame)} mat so far")
 
     def quests(self, game_id: str | None = None) -> QuestBook:
         """Game ``game_id``'s Solitaire Quests (None: the default game's);
@@ -296,8 +302,8 @@ class Registry(Mapping[str, Game]):
         book = getattr(game, "quests", None)
         if isinstance(book, QuestBook):
             return book
-        raise MissingCapability(f"{game.name} has no Solitaire Quests: "
-                                f"{self._names(QuestBook)} has them")
+        raise MissingCapability(game.id, f"no Solitaire Quests ({self._names(QuestBook)} "
+                                "has them)")
 
     def _names(self, capability: type) -> str:
         """The names of the games with ``capability`` (loading every game: a refusal only)."""

@@ -24,11 +24,11 @@ def test_the_default_game_is_the_table_game_and_has_the_quests() -> None:
 def test_a_game_vision_cannot_read_is_refused_with_one_line(game_id: str) -> None:
     with pytest.raises(MissingCapability) as refused:
         GAMES.table(game_id)
-    assert str(refused.value) == "vision reads only the Teleporters mat so far"
+    assert str(refused.value) == f"{game_id}: vision reads only the Teleporters mat so far"
+    assert refused.value.game == game_id
     with pytest.raises(MissingCapability) as refused:
         GAMES.quests(game_id)
-    assert str(refused.value) == (f"{GAMES[game_id].name} has no Solitaire Quests: "
-                                  "Teleporters has them")
+    assert str(refused.value) == f"{game_id}: no Solitaire Quests (Teleporters has them)"
     assert issubclass(MissingCapability, RulesError) and issubclass(MissingCapability, ValueError)
 
 

@@ -50,7 +50,7 @@ def test_the_keys_ask_for_the_game_s_sides() -> None:
 
 @pytest.mark.parametrize("game_id", ["portals", "telic", "portal-hex"])
 def test_a_quest_session_for_a_game_without_quests_is_refused(game_id: str) -> None:
-    with pytest.raises(MissingCapability, match="has no Solitaire Quests"):
+    with pytest.raises(MissingCapability, match=f"^{game_id}: no Solitaire Quests"):
         QuestSession("queens", game=game_id)
     assert QuestSession("queens", game="teleporters").book is GAMES.quests()
 
