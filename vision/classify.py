@@ -781,7 +781,12 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
 
 def _log_lightness_ratio(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Log of the lightness of features (..., 3) over ``ref``'s, black kept finite."""
-    return np.log((feat[..., 0] + 0.02) / (ref[..., 0] + 0.02))
+    return _log_light_ratio(feat[..., 0], ref[..., 0])
+
+
+def _log_light_ratio(light: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """:func:`_log_lightness_ratio` of lightnesses given alone (...)."""
+    return np.log((light + 0.02) / (ref + 0.02))
 
 
 def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
@@ -831,7 +836,7 @@ def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray
         return none
     # one channel at a time (see colour_channels)
     f, e = (np.moveaxis(x, -1, 0)[:, known] for x in (feat, empty))  # (3, N) each
-    ratio = np.log((f[0] + 0.02) / (e[0] + 0.02))  # as _log_lightness_ratio
+    ratio = _log_light_ratio(f[0], e[0])
     shift = f[1:] - e[1:]  # (2, N)
     gain = float(median(ratio))
     step = np.array([median(shift[0]), median(shift[1])], shift.dtype)
