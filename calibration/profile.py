@@ -591,8 +591,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         bare = _sees_mat(cam, layout, start)
         noise = camera_noise(lab[bare], empty_look[bare])
         bright, shade = light_allowances(lab[bare], empty_look[bare])
-        palette = Palette.learn(image, fix.homography, noise).union(
-            Palette.learn(empty, fix.homography, noise))
+        palette = Palette.learn(image, fix.homography, noise, shade).union(
+            Palette.learn(empty, fix.homography, noise, shade))
         inks = None
         shapes = (line_layout(cam, geometry), pole_axes(cam, geometry),
                   pole_rims(cam, geometry))

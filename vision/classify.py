@@ -1741,8 +1741,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         conf_pole = np.where(doubtful, np.minimum(conf_pole, 1.0 - sure), conf_pole)
         # A rim, and at least rim_share of the discs' samples in a side's colour: a Pole
         # lit much like the pad printed in its colour under it, which its discs half tell.
+        # Not a rim where a shadow may fall without the footprint's change, nor a lone one
+        # (above): a neighbour's shadow across the space darkens its top disc into the dark
+        # side's colour and draws a rim (held out: brown Poles' shadows under two lamps on
+        # a light checker).
         halves = (top_share + foot_share) / 2
-        half = (~only & ~standing & ~walls_here & ~top_mute & ~foot_mute & (rim >= 1.0)
+        half = (~only & ~standing & ~walls_here & ~top_mute & ~foot_mute & rim_seen & ~lone
                 & (halves >= cfg.rim_share))
         standing = standing | half
         conf_pole = np.where(half, np.minimum(np.clip(rim / 2, 0.0, 1.0), halves), conf_pole)

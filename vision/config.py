@@ -254,11 +254,14 @@ class ClassifyConfig:
     # deviations, median over the disc; bare mat's is 0.7 by noise alone), and at least
     # body_margin times what a bare space's showed in the start photo (shadows)
     foot_structure: float = 2.5
-    # ... where no shadow may fall within this much (spaces) of the footprint disc (blur);
-    # where one may, a footprint changed foot_past_shadow times that threshold with a body
-    # of body_with_foot times its own (a shadow darkens a body's axis and the mat beside it
-    # alike, so it cannot give both)
-    foot_shade_margin: float = 0.05
+    # ... where no shadow may fall within this much (spaces) of the footprint disc: the
+    # Pole shadow learned is the core every start Pole's shadow shares, and one Pole's
+    # shadow reaches past it by its penumbra, up to about half a Pole's radius (two lamps:
+    # a shadow's core leaning a fifth of a space off the next centre covered that
+    # footprint); where one may, a footprint changed foot_past_shadow times that threshold
+    # with a body of body_with_foot times its own (a shadow darkens a body's axis and the
+    # mat beside it alike, so it cannot give both)
+    foot_shade_margin: float = 0.15
     foot_past_shadow: float = 2.0
     body_with_foot: float = 0.5
     # ... and a body or a rim with no shadow of its own makes a Pole only over a footprint
@@ -320,6 +323,9 @@ class GateConfig:
     palette_grow: int = 1  # bins round each known one that are known too (light, noise)
     palette_levels: int = 8  # lightness levels of the palette
     palette_grow_levels: int = 1  # levels round each known one that are known too (shade)
+    # ... and, where calibration measured the table's shade allowance, this many of it
+    # darker (a shadow of known print where none fell in the photos)
+    palette_shade_sigmas: float = 2.0
     check_px: int = 128  # top-down size occlusion is checked at
     occluded_fraction: float = 0.003  # a foreign blob this share of the mat: a hand
     # pixels (at check_px) a foreign blob must be across: a narrower strip is where two

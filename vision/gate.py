@@ -84,16 +84,29 @@ class Palette:
     known: np.ndarray  # (LEVELS * BINS * BINS,) bool
 
     @classmethod
-    def learn(cls, image: np.ndarray, homography: np.ndarray, noise: float = 1.0) -> Palette:
+    def learn(cls, image: np.ndarray, homography: np.ndarray, noise: float = 1.0,
+              shade: float | None = None) -> Palette:
         """The palette of ``image`` ((H, W, 3) uint8 BGR) within the mat. Each known colour
         is widened by ``palette_grow`` bins of chromaticity, times the camera's ``noise``
         (:func:`vision.classify.camera_noise`) rounded up: a noisy camera scatters a
-        colour's pixels further."""
+        colour's pixels further. ``shade``: the table's shade allowance in log lightness
+        (:func:`vision.classify.light_allowances`), where calibration measured it: each
+        known colour is known darker too, as deep as ``palette_shade_sigmas`` of it."""
         chroma_grow = GATE.palette_grow * int(np.ceil(noise - 1e-9))
         top = _top_down(image, homography, GATE.palette_px)
         b, dark = _bins(top)
         counts = np.bincount(b[~dark].ravel(), minlength=LEVELS * BINS * BINS)
         known = (counts >= GATE.palette_min_count).reshape(LEVELS, BINS, BINS)
+        if shade is not None:
+            # A piece's shadow falls in play where none fell in the photos (a Port's inner
+            # corner on print of another colour under two lamps): the print's own colour,
+            # only darker.
+            deepest = float(np.exp(-GATE.palette_shade_sigmas * shade))
+            shadowed = known.copy()
+            for level in range(1, LEVELS):
+                for lower in range(int(level * deepest), level):
+                    shadowed[lower] |= known[level]
+            known = shadowed
         grown = known.copy()
         for axis, reach in ((0, GATE.palette_grow_levels), (1, chroma_grow),
                             (2, chroma_grow)):

@@ -254,6 +254,46 @@ def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     assert not standing[q]
 
 
+def test_a_rim_and_a_top_in_a_sides_colour_need_the_footprint_where_a_shadow_may_explain_them(
+        ) -> None:
+    """Issue 16, "soft shadows must not flip a space" (a held-out Blender draw: brown and
+    beige pieces on a pastel checker under two lamps; calibration refused the start photo,
+    a brown Pole read at 0.50 on d2): a brown Pole's shadow across the next space darkens
+    its top disc into the brown side's colour and draws a rim with its edges, while the
+    footprint stays bare. A rim and half the discs in a side's colour make a Pole only as a
+    rim alone does: not where a shadow may fall unless the footprint changed with it, nor
+    where the Pole's own shadow would show and does not over an unchanged footprint; with
+    the footprint changed, or the own shadow out of view, it still stands."""
+    layout, q, (labels, loglik, camouflage), top, _ = _disc_evidence(10, "d2")
+    labels[q, top] = 1
+    loglik[q, top] = (-8.0, -0.5, -30.0)  # the top disc in south's colour, the foot bare
+    best = np.zeros(64, int)
+    rims = np.ones(64)
+    rims[q] = 5.0 * CLASSIFY.rim_over_bare
+    change, cast = np.zeros(64), np.zeros(64)
+    shade = np.zeros(64, bool)
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return change, shade
+
+    def shadows(occupied: np.ndarray) -> np.ndarray:
+        return cast
+
+    def read(shaded: bool, footprint: float, own_shadow: float) -> tuple[bool, float]:
+        shade[q], change[q], cast[q] = shaded, footprint, own_shadow
+        standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                            rims=rims, feet=feet, shadows=shadows)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 1, float(conf[q])
+
+    for shaded, footprint in ((False, 0.0), (True, 0.5)):
+        standing, conf = read(shaded, footprint, 0.0)
+        assert not standing and conf < CLASSIFY.unsure_below
+    assert read(False, 0.5, 0.0)[0]  # the footprint changed, where no shadow may fall
+    assert read(True, 1.5, 0.0)[0]  # ... past a shadow's
+    assert read(False, 0.0, np.nan)[0]  # its own shadow out of view
+
+
 def test_part_of_a_top_over_a_mute_footprint_needs_a_poles_shape() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (a held-out Blender draw:
     cream pieces on a white glossy laminate under a warm LED strip): where a side's

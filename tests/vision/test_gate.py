@@ -157,3 +157,36 @@ def test_a_damaged_surround_in_a_profile_is_refused_not_read() -> None:
         bad["surround"][key][0][1][0] = value
         with pytest.raises(CalibrationError, match="damaged"):
             Profile.from_json(bad)
+
+
+def test_a_shadow_of_known_print_is_no_hand_where_the_shade_was_measured() -> None:
+    """Issue 16, "soft shadows must not flip a space" (a held-out Blender draw: beige Ports
+    on a pastel checker under two lamps; a frame with no hand was taken for one): a Port's
+    inner corner shades print where no shadow fell in the start or empty photo. With the
+    table's shade allowance measured at calibration, the palette knows each colour darker
+    too, down to ``palette_shade_sigmas`` of it: such a shadow (two levels darker), as
+    large as a fingertip, is
+    no hand; a fingertip of another colour still is, and without a measured shade the
+    shadow stays foreign as before."""
+    rng = np.random.default_rng(6)
+    size = 256
+    lit = np.array((150, 120, 190), float)  # a mauve print, BGR
+    image = np.clip(rng.normal(lit, 2, (size, size, 3)), 0, 255).astype(np.uint8)
+    m = GATE.margin
+    scale = size / (8 + 2 * m)
+    H = np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]])
+    shade = 0.3
+    side = int(0.6 * scale)
+    shadow = image.copy()
+    deep = np.exp(-1.8 * shade)  # 1.8 allowances deep: the same chromaticity, darker
+    shadow[100:100 + side, 120:120 + side] = np.clip(rng.normal(lit * deep, 2, (side, side, 3)),
+                                                     0, 255).astype(np.uint8)
+    tip = image.copy()
+    tip[100:100 + side, 120:120 + side] = (90, 120, 200)  # skin-like: another chromaticity
+    measured = Palette.learn(image, H, 1.0, shade)
+    assert measured.foreign_fraction(shadow, H) == 0.0
+    assert measured.foreign_fraction(tip, H) >= GATE.occluded_fraction
+    assert Palette.learn(image, H).foreign_fraction(shadow, H) >= GATE.occluded_fraction
+    # never fewer colours known: only darker ones added
+    plain = Palette.learn(image, H, 1.0)
+    assert (measured.known | plain.known).sum() == measured.known.sum()

@@ -276,6 +276,24 @@ def test_a_bare_corner_between_poles_is_measured_against_the_bare_mat_round_it()
     assert foot_change(*f32, layout)[a1] > CLASSIFY.foot_structure
 
 
+def test_a_neighbours_shadow_reaches_a_footprint_off_the_learned_shadows_core() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the tenth Blender draw, held out:
+    beige Poles under two lamps on a pastel checker, a frame read with a brown Pole on f6
+    for sure): the Pole shadow learned at calibration is the core every start Pole's shadow
+    shares, while one Pole's shadow is as wide as the Pole, its penumbra wider still. f5's
+    shadow, whose learned core leans a fifth of a space off the line to f6's centre, covers
+    f6's footprint: the footprint's reach (``disc_radius`` + ``foot_shade_margin``) takes
+    it for shaded, not for a Pole's change. A space aside of it is not."""
+    core = PoleShadow(np.array([[-0.2, 0.2], [-0.1, 0.3], [0.0, 0.4], [-0.1, 0.5],
+                                [-0.2, 0.6], [-0.2, 0.8], [-0.2, 1.0]]),
+                      np.full(7, -0.25))
+    f5, f6, e6, g6 = 37, 45, 44, 46
+    shaded = shading_spaces(core, CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin)
+    assert shaded[f6, f5]
+    assert not shaded[g6, f5] and not shaded[f5, f6]
+    assert not shaded[e6, f5]  # the core leans west, yet ends a space short of e6's centre
+
+
 def test_a_footprint_is_shaded_only_from_where_the_light_casts_shadows_onto_it() -> None:
     """A neighbour's shadow changes a footprint as a Pole would: the footprint cue is not
     used where a piece stands that casts one there. A Pole stands at its space's centre:
