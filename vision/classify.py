@@ -1700,18 +1700,20 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         body_part = (np.zeros(64) if bodies is None else nan_to(bodies, 0.0)
                      ) / cfg.body_with_foot
         past_shade = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
-        foot = (footprint >= 1.0) & (~shade_may | past_shade)
+        # ... and where its own shadow shows beside it: a neighbour's shadow passing over
+        # the footprint does not also cast one from this space's centre.
+        foot = (footprint >= 1.0) & (~shade_may | past_shade | cast)
         # A top read alone over a footprint that cannot tell (coloured like the mat there)
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare
         # (a glossy print's glare its walls now block).
         backed = body | cast | rim_seen | foot
-        # Inside walls of the Pole's own colour, their shade and sheen fill a top as that
-        # side's colour would, and their upright edges pass for a body: only the footprint's
-        # change backs a top read alone there.
-        own_walls = (_CONFIG_STATES[best] == top_label[:, None]).any(axis=1)
+        # Inside walls, their shade and sheen fill a top as a side's colour would (grey
+        # shade on a light mat as silver, whichever side's walls cast it), and their
+        # upright edges pass for a body: only the footprint's change backs a top read
+        # alone there.
         partial = (top_alone & ~both & foot_mute
-                   & (((top_share < cfg.top_alone_whole) & ~backed) | (own_walls & ~foot)))
+                   & (((top_share < cfg.top_alone_whole) & ~backed) | (walls_here & ~foot)))
         standing = standing & ~partial
         conf_pole = np.where(partial, 1.0 - top_share, conf_pole)
         shape = built | (only & ~standing & foot)

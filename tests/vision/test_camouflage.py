@@ -320,13 +320,14 @@ def test_part_of_a_top_over_a_mute_footprint_needs_a_poles_shape() -> None:
     assert not standing[np.arange(64) != q].any()
 
 
-def test_a_whole_top_inside_a_port_of_its_own_colour_needs_its_footprint() -> None:
-    """Issue 16 (a held-out Blender draw: silver and navy on wood under a warm LED strip):
-    two silver Ports close a space, and the far walls' grey shade on the mat fills the
-    top disc as silver would, while the walls' upright edges pass for a Pole's body. A top
-    read alone over a footprint that cannot tell, inside walls of its own side's colour,
-    stands only where the footprint changed as under a Pole: the walls explain the rest.
-    Inside another side's walls a whole top still stands (a devset photo's Pole)."""
+def test_a_whole_top_inside_a_port_needs_its_footprint() -> None:
+    """Issue 16 (held-out Blender draws: silver and navy on wood under a warm LED strip,
+    and on a glossy laminate): two silver Ports close a space, and the far walls' grey
+    shade on the mat fills the top disc as silver would, while the walls' upright edges
+    pass for a Pole's body; a navy Port's shade on a light mat does the same (the tenth
+    draw's e2 read as a silver Pole inside it, at 0.71). A top read alone over a footprint
+    that cannot tell, inside walls of either side's colour, stands only where the
+    footprint changed as under a Pole: the walls explain the rest."""
     from vision.classify import _CONFIGS
 
     layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(20, "f3")
@@ -357,10 +358,48 @@ def test_a_whole_top_inside_a_port_of_its_own_colour_needs_its_footprint() -> No
     standing, label, _ = _read_poles(labels, loglik, camouflage, layout, port_at("nw", 1),
                                      bodies=body, feet=feet(1.5))
     assert standing[q] and label[q] == 1
+    standing, _, conf = _read_poles(labels, loglik, camouflage, layout, port_at("nw", 2),
+                                    bodies=body, feet=feet(0.2))
+    assert not standing[q] and conf[q] < 0.5
     standing, label, _ = _read_poles(labels, loglik, camouflage, layout, port_at("nw", 2),
-                                     bodies=body, feet=feet(0.2))
+                                     bodies=body, feet=feet(1.5))
     assert standing[q] and label[q] == 1
     assert not standing[np.arange(64) != q].any()
+
+
+def test_a_footprint_where_a_shadow_may_fall_is_a_pole_with_its_own_shadow_inside_a_port(
+        ) -> None:
+    """Issue 16, "soft shadows must not flip a space" (Blender draws: a cream Pole in the
+    corner of its own Port, a neighbour's Pole on the side the light comes from): where a
+    neighbour's shadow may fall on the footprint, its change alone is no Pole; with the
+    Pole's own shadow seen beside the space, it is, since a shadow passing over the
+    footprint casts none from the space's centre. Inside a Port's walls, where the shapes
+    alone read no Pole, this is what reads it."""
+    from vision.classify import _CONFIGS
+
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(30, "c5")
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # north coloured like the mat
+    best = np.zeros(64, int)
+    best[q] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                   if ports == (("ne", 2),) and not tele)
+    change, cast = np.zeros(64), np.zeros(64)
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return change, np.ones(64, bool)  # a neighbour's shadow may fall anywhere
+
+    def shadows(occupied: np.ndarray) -> np.ndarray:
+        return cast
+
+    def read(footprint: float, own_shadow: float) -> bool:
+        change[q], cast[q] = footprint, own_shadow
+        standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best,
+                                         feet=feet, shadows=shadows)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 2
+
+    assert not read(1.5, 0.0)
+    assert read(1.5, 1.0)
+    assert not read(0.5, 1.0)  # its own shadow alone, inside walls, is not enough
 
 
 def test_a_footprint_past_any_shadow_with_a_body_is_a_pole_where_shadows_may_fall() -> None:
