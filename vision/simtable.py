@@ -239,7 +239,14 @@ def make_camera(pose: CameraPose, mat: MatModel) -> Camera:
         raise VisionError(f"camera tilt must be in [0, 80) degrees, got {pose.tilt_deg}")
     if pose.distance is not None:
         return _camera_at(pose, pose.distance)
-    b = mat.border
+    return _camera_at(pose, _fitted_distance(pose, mat.border))
+
+
+@functools.lru_cache(maxsize=64)
+def _fitted_distance(pose: CameraPose, b: float) -> float:
+    """The distance at which the mat (``b``: its border) fills ``pose``'s frame; kept, as
+    every frame of a clip asks it again of the same pose (40 cameras per answer). Only the
+    number is kept: each render still gets a camera of its own."""
     outline = np.array([[-b, -b, 0], [8 + b, -b, 0], [8 + b, 8 + b, 0], [-b, 8 + b, 0]],
                        float)
     lo, hi = 2.0, 200.0
@@ -251,7 +258,7 @@ def make_camera(pose: CameraPose, mat: MatModel) -> Camera:
         inside = (uv[:, 0].min() >= mx and uv[:, 0].max() <= pose.width - mx
                   and uv[:, 1].min() >= my and uv[:, 1].max() <= pose.height - my)
         lo, hi = (lo, mid) if inside else (mid, hi)
-    return _camera_at(pose, hi)
+    return hi
 
 
 # ----------------------------------------------------------------------------------------------
@@ -513,40 +520,32 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
         light_cfg.light_elevation_deg)
     to_light = np.array([math.cos(le) * math.sin(la), math.cos(le) * math.cos(la),
                          math.sin(le)])
-    solids = _piece_solids(position, style)
-
-    # Shadows on the ground: each solid's vertices pushed along the light onto z = 0.
-    shadow = np.zeros((H, W), np.uint8)
-    casters = [_solid_points(k, g, style) for k, g, _ in solids]
+    shadow, polys = _pieces(cam, position, style, to_light)
     if hand is not None:
+        shadow = shadow.copy()
         for centre, radius in _hand_solids(hand):
             ang = np.linspace(0, 2 * np.pi, 10, endpoint=False)
-            casters.append(np.column_stack([centre[0] + radius * np.cos(ang),
-                                            centre[1] + radius * np.sin(ang),
-                                            np.full(10, centre[2])]))
-    for pts in casters:
-        ground = pts - pts[:, 2:3] / to_light[2] * to_light
-        uv = cam.project(ground).astype(np.float32)
-        cv2.fillConvexPoly(shadow, cv2.convexHull(uv).astype(np.int32), 255)
+            _cast_shadow(shadow, cam, to_light, np.column_stack([
+                centre[0] + radius * np.cos(ang), centre[1] + radius * np.sin(ang),
+                np.full(10, centre[2])]))
     if light_cfg.shadow > 0:
-        shadow_f = cv2.GaussianBlur(shadow, (0, 0), 3).astype(np.float32) / 255
-        # per channel (B, G, R): a bluish shadow keeps more of its blue than of its red
-        t = light_cfg.shadow_tint
-        depth = np.clip(light_cfg.shadow * np.array([1 - t / 2, 1.0, 1 + t / 2], np.float32),
-                        0.0, 1.0)
-        img = (img.astype(np.float32) * (1 - depth * shadow_f[..., None]))
-        img = np.clip(img, 0, 255).astype(np.uint8)
+        blurred = cv2.GaussianBlur(shadow, (0, 0), 3)
+        # Only where some shadow fell: elsewhere the factor below is exactly 1 and the
+        # pixels come out as they went in, so the rest of the frame is left alone.
+        x, y, w, h = cv2.boundingRect(blurred)
+        if w and h:
+            shadow_f = blurred[y:y + h, x:x + w].astype(np.float32) / 255
+            # per channel (B, G, R): a bluish shadow keeps more of its blue than of its red
+            t = light_cfg.shadow_tint
+            depth = np.clip(light_cfg.shadow * np.array([1 - t / 2, 1.0, 1 + t / 2],
+                                                        np.float32), 0.0, 1.0)
+            part = depth * shadow_f[..., None]
+            np.subtract(1, part, out=part)
+            np.multiply(img[y:y + h, x:x + w], part, out=part)
+            img[y:y + h, x:x + w] = np.clip(part, 0, 255, out=part).astype(np.uint8)
 
-    polys: list[_Poly] = []
-    for kind, geom, colour in solids:
-        if kind == "pole":
-            polys.extend(_pole_polys(cam, geom[0], geom[1], colour, style, to_light))
-        else:
-            polys.extend(_box_polys(cam, geom[0], geom[1], colour, to_light, style.gloss))
-    polys.sort(key=lambda p: -p.depth)
-    for p in polys:
-        cv2.fillPoly(img, [np.round(p.points * 16).astype(np.int32)],
-                     tuple(float(c) for c in p.colour), lineType=cv2.LINE_AA, shift=4)
+    for points, colour in polys:
+        cv2.fillPoly(img, [points], colour, lineType=cv2.LINE_AA, shift=4)
 
     occluded = False
     if hand is not None:
@@ -574,6 +573,50 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
     return SimFrame(img, position, corners, H_plane, cam.K, occluded)
 
 
+def _cast_shadow(shadow: np.ndarray, cam: Camera, to_light: np.ndarray, pts: np.ndarray
+                 ) -> None:
+    """``pts`` pushed along the light onto z = 0, filled into ``shadow``."""
+    ground = pts - pts[:, 2:3] / to_light[2] * to_light
+    uv = cam.project(ground).astype(np.float32)
+    cv2.fillConvexPoly(shadow, cv2.convexHull(uv).astype(np.int32), 255)
+
+
+_PIECES: dict[str, tuple[np.ndarray, list[tuple[np.ndarray, tuple[float, ...]]]]] = {}
+
+
+def _pieces(cam: Camera, position: dict[str, Any], style: PieceStyle, to_light: np.ndarray
+            ) -> tuple[np.ndarray, list[tuple[np.ndarray, tuple[float, ...]]]]:
+    """The pieces' shadows on the ground (a read-only (H, W) uint8 mask) and their faces,
+    far to near, as fillPoly takes them (points in 1/16 pixels, colour). Kept for the last
+    few boards: a clip's frames show the same board from the same camera again and again
+    (a hand reaching in changes only the hand), and the faces are most of a render."""
+    key = json.dumps([cam.K.tolist(), cam.R.tolist(), cam.C.tolist(), cam.width, cam.height,
+                      position, repr(style), to_light.tolist()])
+    if key in _PIECES:
+        return _PIECES[key]
+    solids = _piece_solids(position, style)
+    # Shadows on the ground: each solid's vertices pushed along the light onto z = 0.
+    shadow = np.zeros((cam.height, cam.width), np.uint8)
+    for k, g, _ in solids:
+        _cast_shadow(shadow, cam, to_light, _solid_points(k, g, style))
+    polys: list[_Poly] = []
+    for kind, geom, colour in solids:
+        if kind == "pole":
+            polys.extend(_pole_polys(cam, geom[0], geom[1], colour, style, to_light))
+        else:
+            polys.extend(_box_polys(cam, geom[0], geom[1], colour, to_light, style.gloss))
+    polys.sort(key=lambda p: -p.depth)
+    faces = [(np.round(p.points * 16).astype(np.int32), tuple(float(c) for c in p.colour))
+             for p in polys]
+    shadow.setflags(write=False)
+    for points, _ in faces:
+        points.setflags(write=False)
+    if len(_PIECES) >= 8:
+        _PIECES.clear()
+    _PIECES[key] = (shadow, faces)
+    return shadow, faces
+
+
 @functools.lru_cache(maxsize=8)
 def _gradient_axis(H: int, W: int, angle_deg: float) -> np.ndarray:
     """(H, W) float32: where each pixel lies along the light's fall-off (kept: every frame of
@@ -587,11 +630,15 @@ def _gradient_axis(H: int, W: int, angle_deg: float) -> np.ndarray:
 
 def _lighting(img: np.ndarray, cfg: Lighting) -> np.ndarray:
     H, W = img.shape[:2]
-    t = _gradient_axis(H, W, cfg.gradient_angle_deg)
-    gain = cfg.brightness * (1 - cfg.gradient * t)
+    # brightness * (1 - gradient * t), step by step in one buffer
+    gain = np.multiply(cfg.gradient, _gradient_axis(H, W, cfg.gradient_angle_deg))
+    np.subtract(1, gain, out=gain)
+    gain *= cfg.brightness
     cast = np.array([1 - 0.12 * cfg.temperature, 1.0, 1 + 0.12 * cfg.temperature], np.float32)
-    out = img.astype(np.float32) * gain[..., None] * cast
-    return np.clip(out, 0, 255).astype(np.uint8)
+    # in place on one float32 frame: the same arithmetic as clip(img * gain * cast)
+    out = np.multiply(img, gain[..., None])
+    out *= cast
+    return np.clip(out, 0, 255, out=out).astype(np.uint8)
 
 
 def _sensor(img: np.ndarray, cfg: Sensor, rng: np.random.Generator) -> np.ndarray:
