@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,24 @@ from companion.commands.main import main
 from companion.live.api import Link
 from companion.matchlog import IllegalMove, MatchStore, Resolution, Result
 from firmware_bridge.colors import Color
+from tests.memo import remembered
 
 NO_DISPLAY = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _calibrated_once() -> Iterator[None]:
+    """Four tests here play the demo, each calibrating from the same rendered start position
+    (a good part of a demo's time) and planning the same sample layout: the first answer for
+    exactly those inputs is kept and copied, as in test_referee. The match itself, vision
+    and refereeing included, is played afresh every time."""
+    import calibration.profile
+    import vision.detect
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calibration.profile, "calibrate", remembered(calibration.profile.calibrate))
+        patch.setattr(vision.detect, "sample_layout", remembered(vision.detect.sample_layout))
+        yield
 
 
 def test_headless_demo_flags_the_illegal_move_ends_in_a_win_and_is_recorded(
