@@ -47,7 +47,7 @@ from vision.classify import (
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.raycast import Rays, clearance_each
-from vision.stats import median
+from vision.stats import median, median_of_sorted, sorted_along
 
 _FAR = 1000.0
 _NEIGHBOURHOOD = neighbour_squares()  # (64, 9), the space itself included
@@ -248,17 +248,25 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     # the same place across it); a profile with a point past a Pole is left out whole
     on_mat = lines.on_mat  # (64, 4, K)
     whole = np.all(np.isfinite(change) | ~on_mat[:, :, None], axis=3)  # (64, 4, J)
-    enough = (whole.sum(axis=2) >= cfg.line_least_along) & (on_mat.sum(axis=2) >= 2)
+    n_whole, n_on = whole.sum(axis=2), on_mat.sum(axis=2)  # (64, 4) each
+    enough = (n_whole >= cfg.line_least_along) & (n_on >= 2)
     view = whole[..., None] & on_mat[:, :, None]  # (64, 4, J, K)
     offset = masked_median(change.reshape(64, 4, -1), view.reshape(64, 4, -1))  # (64, 4)
     rel = change - offset[..., None, None]
-    profile = masked_median(np.moveaxis(rel, 2, 3), np.moveaxis(view, 2, 3))  # (64, 4, K)
-    n_k = np.maximum(on_mat.sum(axis=2), 1)
+    # The medians along and across each edge sort seven values a lane: a sorting network
+    # (masked_median's values, with the values left out as +inf) costs a fifth of np.sort.
+    # Every point in view is finite (whole), and so is every on-mat point of a whole place.
+    on_k = on_mat[:, :, None, :]  # (64, 4, 1, K)
+    profile = median_of_sorted(sorted_along(np.where(view, rel, np.inf), 2),
+                               n_whole[:, :, None] * on_mat)  # (64, 4, K)
+    n_k = np.maximum(n_on, 1)
     shape = np.sqrt((profile * profile * on_mat).sum(axis=2) / n_k)
     # ... and most places along the edge must show structure of their own: a Pole's body
     # leaning over the middle of the edge (a Pole too like the mat to be read) shows at a
-    # few places, and the median profile may take it from them
-    own = rel - masked_median(rel, np.broadcast_to(on_mat[:, :, None], rel.shape))[..., None]
+    # few places, and the median profile may take it from them (places not whole, whose
+    # points may be NaN, are left out below: their medians do not matter)
+    own = rel - median_of_sorted(sorted_along(np.where(on_k, rel, np.inf), 3),
+                                 n_on[:, :, None])[..., None]
     each = np.sqrt((np.where(on_mat[:, :, None], own, 0.0) ** 2).sum(axis=3) / n_k[..., None])
     score = np.minimum(shape, masked_median(each, whole)) / sigma
     return np.asarray(np.where(enough, score, np.nan), np.float32)

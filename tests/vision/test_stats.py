@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.stats import median
+from vision.classify import masked_median
+from vision.stats import median, median_of_sorted, sorted_along
 
 
 @given(arrays(st.sampled_from([np.float32, np.float64]), st.integers(1, 300),
@@ -28,3 +29,20 @@ def test_median_leaves_its_input_as_it_was() -> None:
     values = np.array([3.0, 1.0, 2.0, 5.0])
     assert median(values) == 2.5
     assert values.tolist() == [3.0, 1.0, 2.0, 5.0]
+
+
+@given(arrays(np.float32, st.tuples(st.integers(1, 9), st.integers(1, 40)),
+              elements=st.floats(-1e3, 1e3, width=32)),
+       st.integers(0, 2 ** 32 - 1))
+def test_sorting_network_medians_are_masked_medians(values: np.ndarray, seed: int) -> None:
+    """sorted_along sorts as np.sort does, and median_of_sorted of values left out as +inf
+    is masked_median's answer, along either axis: bit for bit, but for the sign of a zero
+    (which of 0.0 and -0.0 sorts first), which no caller can tell after its squares."""
+    keep = np.random.default_rng(seed).random(values.shape) < 0.7
+    for axis in (0, 1):
+        rows = sorted_along(values, axis)
+        assert np.array_equal(np.stack(rows, axis), np.sort(values, axis))
+        got = median_of_sorted(sorted_along(np.where(keep, values, np.inf), axis),
+                               keep.sum(axis=axis))
+        want = masked_median(np.moveaxis(values, axis, -1), np.moveaxis(keep, axis, -1))
+        assert got.dtype == want.dtype and np.array_equal(got, want)
