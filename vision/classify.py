@@ -30,7 +30,7 @@ from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.mat import CORNER_SIGNS, FILES, MatModel, parse_square, printed_ink
 from vision.raycast import Rays, clearance_each, edge_box, silhouette_margin
-from vision.stats import median
+from vision.stats import median, sorted_along
 
 SIDES = ("south", "north")
 EDGES = ("s", "n", "w", "e")
@@ -375,14 +375,26 @@ def _pole_clearance(camera: CameraModel, targets: np.ndarray, cyl: np.ndarray, t
     return clearance_each(rays, each, none, CLASSIFY.ray_iterations).reshape(64, n_t, n_p)
 
 
+def disc_columns(layout: SampleLayout) -> slice | np.ndarray:
+    """The columns of a layout's top and footprint samples together (``np.r_`` of them):
+    one slice where they adjoin, as :func:`sample_layout` lays them (a view, not a copy)."""
+    top, foot = layout.top, layout.foot
+    if top.stop == foot.start and top.step is None and foot.step is None:
+        return slice(top.start, foot.stop)
+    return np.r_[top, foot]
+
+
 def masked_median(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """Median over the last axis of ``values`` where ``keep`` (same shape, bool); 0 where
     nothing is kept. (NumPy's nanmedian warns on every empty slice, and is slower.)"""
-    n = np.count_nonzero(keep, axis=-1).reshape(-1)
-    ordered = np.sort(np.where(keep, values, np.inf), axis=-1).reshape(len(n), -1)
-    rows = np.arange(len(n))
-    lo = ordered[rows, np.maximum((n - 1) // 2, 0)]
-    hi = ordered[rows, np.maximum(n // 2, 0)]
+    ordered = np.sort(np.where(keep, values, np.inf), axis=-1)
+    width = ordered.shape[-1]
+    ordered = ordered.reshape(-1)
+    # (a bool sum and flat indices: a third the cost of count_nonzero and 2-D indexing)
+    n = keep.sum(axis=-1).reshape(-1)
+    at = np.arange(0, ordered.size, width)
+    lo = ordered[at + np.maximum(n - 1, 0) // 2]
+    hi = ordered[at + n // 2]
     return np.where(n > 0, (lo + hi) / 2, 0.0).reshape(keep.shape[:-1])
 
 
@@ -1079,6 +1091,19 @@ def _light_of(feat: np.ndarray) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _wall_chroma_of(dtype: str, mean: bytes) -> np.ndarray:
+    wall = _light_of(np.frombuffer(mean, dtype))
+    return wall[[0, 2]] - wall[1]
+
+
+def _wall_chroma(mean: np.ndarray) -> np.ndarray:
+    """(2,) float32 (R - G, B - G) of a colour part's mean features (3,), as
+    :func:`blend_loglik` reads walls: kept, as the sides' parts are the same every frame
+    (read only: shared between calls)."""
+    return _wall_chroma_of(mean.dtype.str, mean.tobytes())
+
+
 def blend_loglik(feat: np.ndarray, empty: np.ndarray, colours: dict[str, ColourModel],
                  noise: float = 1.0) -> np.ndarray:
     """(..., 2) float32: how well each sample (features (..., 3)) is a wall of a side
@@ -1102,8 +1127,7 @@ def blend_loglik(feat: np.ndarray, empty: np.ndarray, colours: dict[str, ColourM
         model = colours[name]
         best = np.full(len(x), np.inf, np.float32)
         for mean, _ in model.parts or ((model.mean, model.inv_cov),):
-            wall = _light_of(mean)
-            wc = wall[[0, 2]] - wall[1]
+            wc = _wall_chroma(mean)
             below = np.minimum(bare[:, 0], mean[0]) - x[:, 0]
             above = x[:, 0] - np.maximum(bare[:, 0], mean[0])
             light = np.maximum(np.maximum(below, above), 0.0) / cfg.blend_light_sigma
@@ -1254,8 +1278,16 @@ def _port_scores(loglik: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np
     for each explanation is left out: one sample that met a glint, a seam or a neighbour's
     edge must not outvote the other two."""
     w = weight.reshape(64, 4, WALL_SAMPLES, 1)
-    ll = np.sort(loglik.reshape(64, 4, WALL_SAMPLES, 3) * w, axis=2)
-    edge_ll = ll[:, :, 1:].sum(axis=2) * WALL_SAMPLES / (WALL_SAMPLES - 1)
+    ll = loglik.reshape(64, 4, WALL_SAMPLES, 3) * w
+    if WALL_SAMPLES == 3 and not np.isnan(ll).any():
+        # np.sort's values by a sorting network (a tenth of its cost on 3-value lanes;
+        # NaN, which it sorts last, would spread through the network's minima)
+        _, mid, top = sorted_along(ll, 2)
+        # as np.sum of the two (which starts from +0.0: two -0.0 sum to +0.0)
+        edge_ll = (mid + top + 0.0) * WALL_SAMPLES / (WALL_SAMPLES - 1)
+    else:
+        edge_ll = (np.sort(ll, axis=2)[:, :, 1:].sum(axis=2) * WALL_SAMPLES
+                   / (WALL_SAMPLES - 1))
     return _arrangement_scores(edge_ll), edge_ll
 
 
@@ -1508,7 +1540,7 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
 def _pole_leans(labels: np.ndarray, layout: SampleLayout) -> np.ndarray:
     """(64, 2): the share of each space's top and footprint samples read in each side's
     colour (labels (64, S)), whichever the bare mat's colour there."""
-    discs = labels[:, np.r_[layout.top, layout.foot]]
+    discs = labels[:, disc_columns(layout)]
     return np.stack([(discs == code).mean(axis=1) for code in (1, 2)], axis=1)
 
 
@@ -1584,7 +1616,7 @@ def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         shares.append((top_share, foot_share))
         mutes.append((top_mute, foot_mute))
     # Both discs together, where neither has enough samples that can tell on its own.
-    both_discs = np.r_[layout.top, layout.foot]
+    both_discs = disc_columns(layout)
     pooled = [_disc_votes(labels[:, both_discs], camouflage[:, both_discs, code - 1], code,
                           cfg.pole_least_speaking) for code in (1, 2)]
     total = [np.where(tm, 0, t) + np.where(fm, 0, f) for (t, f), (tm, fm) in zip(
@@ -1592,13 +1624,13 @@ def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     for code in (0, 1):  # no disc speaks for either side: the pooled shares decide
         total[code] = np.where((total[0] == 0) & (total[1] == 0) & ~pooled[code][1],
                                pooled[code][0], total[code])
-    top_label = np.where(total[1] > total[0], 2, 1)
-    pick = top_label - 1
-    rows = np.arange(64)
-    top_share = np.stack([s_[0] for s_ in shares])[pick, rows]
-    foot_share = np.stack([s_[1] for s_ in shares])[pick, rows]
-    top_mute = np.stack([m[0] for m in mutes])[pick, rows]
-    foot_mute = np.stack([m[1] for m in mutes])[pick, rows]
+    north = total[1] > total[0]
+    top_label = np.where(north, 2, 1)
+    # each space's side's values (np.where: a third the cost of stacking and indexing)
+    top_share = np.where(north, shares[1][0], shares[0][0])
+    foot_share = np.where(north, shares[1][1], shares[0][1])
+    top_mute = np.where(north, mutes[1][0], mutes[0][0])
+    foot_mute = np.where(north, mutes[1][1], mutes[0][1])
     # How strongly the footprint says bare mat rather than the Pole's side (sum of
     # log-likelihood ratios over the samples that can tell): only a clear "bare" overrules
     # a top in the side's colour. Where the bare mat is printed in that side's colour, its
@@ -1620,8 +1652,8 @@ def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             & (foot_share >= cfg.foot_share) & ((top_share + foot_share) / 2 >= cfg.pole_share))
     top_may = ~top_mute & (top_share >= cfg.pole_share) & (foot_bare < cfg.foot_veto)
     foot_alone = top_mute & ~foot_mute & (foot_share >= cfg.pole_share)
-    pool_share = np.stack([p[0] for p in pooled])[pick, rows]
-    pool_mute = np.stack([p[1] for p in pooled])[pick, rows]
+    pool_share = np.where(north, pooled[1][0], pooled[0][0])
+    pool_mute = np.where(north, pooled[1][1], pooled[0][1])
     neither = top_mute & foot_mute
     pool_alone = neither & ~pool_mute & (pool_share >= cfg.pole_share) & (
         foot_bare < cfg.foot_veto)
@@ -1727,15 +1759,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                   & (body | cast | rim_seen | foot) & ~(lone & ~foot))
         top_label = np.where(either, EITHER_SIDE, top_label)
         none = np.zeros(64)
-        sure = np.max([np.clip(nan_to(bodies if bodies is not None else none, 0.0) / 2,
-                               0.0, 1.0),
-                       np.where(cast, 0.75, 0.0),
-                       np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
-                       np.where(past_shade, np.clip(np.minimum(
-                           footprint / (2 * cfg.foot_past_shadow), body_part / 2), 0.0, 1.0),
-                                0.0),
-                       np.clip(rim / 2, 0.0, 1.0)],
-                      axis=0)
+        # (np.max of the five, as a chain of np.maximum: the same values, without the stack)
+        sure = functools.reduce(np.maximum, (
+            np.clip(nan_to(bodies if bodies is not None else none, 0.0) / 2, 0.0, 1.0),
+            np.where(cast, 0.75, 0.0),
+            np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
+            np.where(past_shade, np.clip(np.minimum(
+                footprint / (2 * cfg.foot_past_shadow), body_part / 2), 0.0, 1.0), 0.0),
+            np.clip(rim / 2, 0.0, 1.0)))
         conf_pole = np.where(shape | either, sure, conf_pole)
         # ... yet a lone shape leaves the space unsure: it may be a Pole whose base the
         # footprint's samples barely tell from the mat.

@@ -39,6 +39,7 @@ from vision.classify import (
     SampleLayout,
     clear_needed,
     clear_of_other_pieces,
+    disc_columns,
     masked_median,
     nan_to,
     neighbour_squares,
@@ -384,7 +385,7 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     (64,) bool: spaces where Poles are read, whose footprints say nothing of the light (a
     Port's footprint is bare mat)."""
     change = log_change(feat[..., 0], empty[..., 0])
-    discs = change[:, np.r_[layout.top, layout.foot]]
+    discs = change[:, disc_columns(layout)]
     sigma = _spread(discs, CLASSIFY.line_sigma_floor * noise)
     if sigma is None:
         return np.zeros(64, np.float32)
