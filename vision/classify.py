@@ -1553,7 +1553,8 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     box_side = np.where((nb >= 0)[..., None], edge_side[np.maximum(nb, 0)], 0).reshape(64, -1)
     voting = (top_labels == top_label[:, None]) & (top_label[:, None] > 0)  # (64, T)
     same = box_side[:, None, :] == top_label[:, None, None]  # (64, 1, 36)
-    return (voting[..., None] & layout.top_walls & same).any(axis=(1, 2))
+    # (the walls in each sample's sight first: one (64, T, 36) operation the fewer)
+    return ((layout.top_walls & same).any(axis=2) & voting).any(axis=1)
 
 
 def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:

@@ -52,6 +52,7 @@ from vision.shapes import (
     lightness_at,
     line_layout,
     lines_in_shadow,
+    log_change,
     pole_axes,
     pole_body,
     pole_rim,
@@ -391,11 +392,12 @@ class Detector:
             at_shadows = ((lightness_at(image, at) + 0.02)
                           * np.float32(np.exp(-self.drift[0])) - 0.02)
             empty_shadows, pole_shadow = self.empty_shadows, self.pole_shadow
+            shadow_change = log_change(at_shadows, empty_shadows)  # the same every call
 
             def shadows(occupied: np.ndarray) -> np.ndarray:
                 clear = ~(touched & np.packbits(occupied)).any(axis=-1)
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
-                                         in_view & clear)
+                                         in_view & clear, shadow_change)
         return walls, bodies, shadows, rims
 
     def _occluded(self, fix: MatFix) -> Detection:

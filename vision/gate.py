@@ -204,6 +204,10 @@ class Surround:
     points: np.ndarray
     look: np.ndarray
     side: np.ndarray
+    # the places in use and their image points, for the last camera asked about (a still
+    # camera's are the same every frame): (homography and intrinsics' bytes, used, uv)
+    _seen: list[tuple[bytes, np.ndarray, np.ndarray]] = field(
+        default_factory=list, init=False, repr=False, compare=False)
 
     @classmethod
     def learn(cls, empty: np.ndarray, camera: CameraModel,
@@ -251,9 +255,13 @@ class Surround:
         one side, every row of each changed from the empty look by more than light does
         (:func:`vision.classify.bare_mat_distance`, with the camera's ``drift`` since
         calibration taken out)."""
-        used = ~np.isnan(self.points[:, 0, 0])
-        pts = np.nan_to_num(self.points[used]).reshape(-1, 2)
-        feat = read_colour(image, camera.image_points(pts))
+        key = camera.homography.tobytes() + camera.K.tobytes()
+        if not self._seen or self._seen[0][0] != key:
+            used = ~np.isnan(self.points[:, 0, 0])
+            pts = np.nan_to_num(self.points[used]).reshape(-1, 2)
+            self._seen[:] = [(key, used, camera.image_points(pts))]
+        _, used, uv = self._seen[0]
+        feat = read_colour(image, uv)
         if drift is not None:
             feat = undo_drift(feat, drift)
         far = bare_mat_distance(feat.reshape(-1, self.points.shape[1], 3), self.look[used],

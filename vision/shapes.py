@@ -628,13 +628,15 @@ def wall_shading(shadow: PoleShadow | None, reach: float,
 
 
 def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
-                      in_view: np.ndarray) -> np.ndarray:
+                      in_view: np.ndarray, change: np.ndarray | None = None) -> np.ndarray:
     """(64,) float32: how much of a Pole's own shadow (``shadow``) each space casts, by
     least squares on the shadow points in view (1: just as the start Poles cast theirs, 0:
     none); 0 where the mat beside the shadow is as dark (a wall's shadow, a broad shade:
     no Pole's); NaN where less than half of the shadow is in view. ``light``, ``empty``
-    (64, 3, N): lightness at :func:`shadow_points` now and on the empty mat."""
-    change = log_change(light, empty)
+    (64, 3, N): lightness at :func:`shadow_points` now and on the empty mat; ``change``:
+    their :func:`log_change`, where the caller has it already (a frame asks twice)."""
+    if change is None:
+        change = log_change(light, empty)
     use = in_view & np.isfinite(change)
     k = shadow.change[None, None]
     energy = np.where(use, k * k, 0.0).sum(axis=2)  # (64, 3)
