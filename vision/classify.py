@@ -30,7 +30,7 @@ from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.mat import CORNER_SIGNS, FILES, MatModel, parse_square, printed_ink
 from vision.raycast import Rays, clearance_each, edge_box, silhouette_margin
-from vision.stats import median, sorted_along
+from vision.stats import clip, median, sorted_along
 
 SIDES = ("south", "north")
 EDGES = ("s", "n", "w", "e")
@@ -1063,7 +1063,7 @@ def _dark_distance(model: ColourModel, x: np.ndarray) -> np.ndarray:
     """Distance of features (N, 3) from ``model`` as one Gaussian, where a dark feature's
     chromaticity counts in proportion to its lightness: it is mostly noise and reflections
     (a black Pole standing on a red pad)."""
-    scale = np.clip(x[:, :1] / CLASSIFY.chroma_lightness, 0.2, 1.0)
+    scale = clip(x[:, :1] / CLASSIFY.chroma_lightness, 0.2, 1.0)
     d = x - model.mean
     return model.distance_whole(model.mean + np.concatenate([d[:, :1], d[:, 1:] * scale],
                                                             axis=1))
@@ -1073,7 +1073,7 @@ def empty_difference(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Weighted distance of colour features from the empty mat's (both (..., 3)). Dark
     pixels' chromaticities are mostly noise, so they count in proportion to lightness."""
     w = np.array(CLASSIFY.empty_weights, np.float32)
-    dark = np.clip(np.minimum(feat[..., 0], ref[..., 0]) / CLASSIFY.chroma_lightness, 0.2, 1)
+    dark = clip(np.minimum(feat[..., 0], ref[..., 0]) / CLASSIFY.chroma_lightness, 0.2, 1)
     d = (feat - ref) * w
     d[..., 1:] *= dark[..., None]
     return np.linalg.norm(d, axis=-1)
@@ -1132,7 +1132,7 @@ def blend_loglik(feat: np.ndarray, empty: np.ndarray, colours: dict[str, ColourM
             above = x[:, 0] - np.maximum(bare[:, 0], mean[0])
             light = np.maximum(np.maximum(below, above), 0.0) / cfg.blend_light_sigma
             span = [wc[0] - bc[0], wc[1] - bc[1]]
-            t = np.clip((rel[0] * span[0] + rel[1] * span[1])
+            t = clip((rel[0] * span[0] + rel[1] * span[1])
                         / np.maximum(span[0] * span[0] + span[1] * span[1], 1e-6), 0.0, 1.0)
             off = [rel[0] - t * span[0], rel[1] - t * span[1]]
             # (np.linalg.norm's sum of squares)
@@ -1762,12 +1762,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         none = np.zeros(64)
         # (np.max of the five, as a chain of np.maximum: the same values, without the stack)
         sure = functools.reduce(np.maximum, (
-            np.clip(nan_to(bodies if bodies is not None else none, 0.0) / 2, 0.0, 1.0),
+            clip(nan_to(bodies if bodies is not None else none, 0.0) / 2, 0.0, 1.0),
             np.where(cast, 0.75, 0.0),
-            np.clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
-            np.where(past_shade, np.clip(np.minimum(
+            clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
+            np.where(past_shade, clip(np.minimum(
                 footprint / (2 * cfg.foot_past_shadow), body_part / 2), 0.0, 1.0), 0.0),
-            np.clip(rim / 2, 0.0, 1.0)))
+            clip(rim / 2, 0.0, 1.0)))
         conf_pole = np.where(shape | either, sure, conf_pole)
         # ... yet a lone shape leaves the space unsure: it may be a Pole whose base the
         # footprint's samples barely tell from the mat.
@@ -1783,14 +1783,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         half = (~only & ~standing & ~walls_here & ~top_mute & ~foot_mute & rim_seen & ~lone
                 & (halves >= cfg.rim_share))
         standing = standing | half
-        conf_pole = np.where(half, np.minimum(np.clip(rim / 2, 0.0, 1.0), halves), conf_pole)
+        conf_pole = np.where(half, np.minimum(clip(rim / 2, 0.0, 1.0), halves), conf_pole)
         # Where one side's Pole cannot be told from the bare mat by its discs and the
         # space's own walls keep its shape from speaking, nothing can say none stands
         # there (a cream Pole in a Port's corner on white laminate, read bare for sure).
         conf_pole = np.where(only & ~standing & walls_here, 0.0, conf_pole)
         # A footprint changed where a shadow may fall: a Pole, or a shadow. Not sure of bare.
         doubt = only & ~standing & ~shape & shade_may
-        conf_pole = np.where(doubt, np.minimum(conf_pole, 1.0 - np.clip(footprint / 2, 0, 1)),
+        conf_pole = np.where(doubt, np.minimum(conf_pole, 1.0 - clip(footprint / 2, 0, 1)),
                              conf_pole)
     return standing, top_label, conf_pole
 
@@ -1851,7 +1851,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
-                                   weight * np.clip(near / layout.clear, cfg.min_weight, 1.0))
+                                   weight * clip(near / layout.clear, cfg.min_weight, 1.0))
     if walls is not None:
         edge_ll = walls(first[0], edge_ll, _CONFIG_STATES[np.argmax(scores, axis=1)])
         scores = _arrangement_scores(edge_ll)
@@ -1861,7 +1861,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     order = np.argsort(-scores, axis=1, kind="stable")  # ties: the commoner arrangement
     rows = np.arange(64)
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
-    conf_ports = np.clip(lead / cfg.port_margin, 0, 1)
+    conf_ports = clip(lead / cfg.port_margin, 0, 1)
 
     def poles_for(arrangement: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _whose_poles(*(first if np.array_equal(arrangement, best)

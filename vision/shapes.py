@@ -48,7 +48,7 @@ from vision.classify import (
 from vision.config import CLASSIFY
 from vision.geometry import CameraModel
 from vision.raycast import Rays, clearance_each
-from vision.stats import median, median_of_sorted, sorted_along
+from vision.stats import clip, median, median_of_sorted, sorted_along
 
 _FAR = 1000.0
 _NEIGHBOURHOOD = neighbour_squares()  # (64, 9), the space itself included
@@ -674,7 +674,7 @@ def with_structure(edge_ll: np.ndarray, structure: np.ndarray, side_like: np.nda
     colour: that wall's structure shows across the line too, and is no evidence of one
     here."""
     cfg = CLASSIFY
-    ll = np.clip(cfg.line_gain * (structure - cfg.line_structure), -cfg.line_cap, cfg.line_cap)
+    ll = clip(cfg.line_gain * (structure - cfg.line_structure), -cfg.line_cap, cfg.line_cap)
     if across is not None:
         ll = np.where(across, np.minimum(ll, 0.0), ll)
     shaped = side_like & ~np.isnan(structure)[..., None]  # (64, 4, 2)

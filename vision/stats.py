@@ -13,6 +13,10 @@ from typing import cast
 
 import numpy as np
 
+# np.clip's own ufunc (np.clip checks its arguments in Python, then calls it); NumPy's
+# stubs do not list it
+_clip_ufunc = np._core.umath.clip  # type: ignore[attr-defined]
+
 
 def median(values: np.ndarray) -> np.floating:
     """``np.median`` of a 1-D float array (NaN if any value is NaN, as there; NaN with
@@ -77,3 +81,9 @@ def median_of_sorted(rows: list[np.ndarray], n: np.ndarray) -> np.ndarray:
     lo = ordered[np.maximum(n - 1, 0) // 2 * m + lane]
     hi = ordered[n // 2 * m + lane]
     return np.where(n > 0, (lo + hi) / 2, 0.0).reshape(shape)
+
+
+def clip(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """``np.clip(values, lo, hi)`` of a float array, bit for bit: the very ufunc it calls,
+    without its wrapper's checks (which cost three times the clip of 64 values)."""
+    return cast(np.ndarray, _clip_ufunc(values, lo, hi))
