@@ -1297,11 +1297,17 @@ def _arrangement_scores(edge_ll: np.ndarray) -> np.ndarray:
     return edge_ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
 
 
+# index arrays that pick one value per space and edge (and wall sample) from a last axis
+_SPACE_EDGE = (np.arange(64)[:, None], np.arange(4)[None, :])
+_SPACE_EDGE_SAMPLE = (np.arange(64)[:, None, None], np.arange(4)[None, :, None],
+                      np.arange(WALL_SAMPLES)[None, None, :])
+
+
 def _wall_strength(edge_ll: np.ndarray, best: np.ndarray) -> np.ndarray:
     """(64, 4): how much better each edge's wall, where arrangement ``best`` (64,) stands
     one, explains its samples than no wall does; -inf where none stands."""
     side = _CONFIG_STATES[best]  # (64, 4)
-    mine = np.take_along_axis(edge_ll, side[..., None], axis=2)[..., 0]
+    mine = edge_ll[(*_SPACE_EDGE, side)]  # (take_along_axis's values, without its set-up)
     return np.where(side > 0, mine - edge_ll[..., 0], -np.inf)
 
 
@@ -1400,11 +1406,9 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     if wall_ll is not None and blends is not None and across.any():
         # Two sides' walls: how much better each edge's own colour explains its samples
         # than the wall across blurred into the mat does.
-        own = np.take_along_axis(wall_ll.reshape(64, 4, WALL_SAMPLES, 3),
-                                 side[..., None, None], axis=3)[..., 0]
+        own = wall_ll.reshape(64, 4, WALL_SAMPLES, 3)[(*_SPACE_EDGE_SAMPLE, side[..., None])]
         each = blends(across.any(axis=1)).reshape(64, 4, WALL_SAMPLES, 2)
-        theirs = np.take_along_axis(each, np.maximum(side[there] - 1, 0)[..., None, None],
-                                    axis=3)[..., 0]
+        theirs = np.where((side[there] == 2)[..., None], each[..., 1], each[..., 0])
         strength = np.where(across, (own - theirs).sum(axis=2), strength)
         # A wall no blend explains (by port_margin) stands whatever stands across it,
         # unless its space's other edges speak against it (line_against): a Port is two
@@ -1637,12 +1641,10 @@ def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     # a top in the side's colour. Where the bare mat is printed in that side's colour, its
     # Pole's shaded foot looks like the print in shade: such samples cannot deny it.
     foot_ll = loglik[:, layout.foot]
-    side_ll = np.take_along_axis(foot_ll, top_label[:, None, None].repeat(foot_ll.shape[1], 1),
-                                 axis=2)[..., 0]
+    # (each space's side's values: np.where, a fraction of take_along_axis's cost)
+    side_ll = np.where(north[:, None], foot_ll[..., 2], foot_ll[..., 1])
     cannot = camouflage if side_like is None else side_like | camouflage
-    foot_camo = np.take_along_axis(cannot[:, layout.foot],
-                                   (top_label[:, None, None] - 1).repeat(foot_ll.shape[1], 1),
-                                   axis=2)[..., 0]
+    foot_camo = np.where(north[:, None], cannot[:, layout.foot, 1], cannot[:, layout.foot, 0])
     # Only a footprint sample that looks as the bare mat did can deny: one that changed,
     # or turned darker (the Pole's shaded side, its shadow), is no sure bare mat.
     deny = foot_ll[..., 0] >= -0.5 * cfg.piece_changes ** 2

@@ -654,7 +654,8 @@ def colour_walls_across(edge_sides: np.ndarray, like: np.ndarray) -> np.ndarray:
     read as, EDGES order; ``like`` (64, 4, 2): :func:`edge_side_like`."""
     there = np.maximum(_ACROSS, 0), _ACROSS_EDGE
     side = edge_sides[there]
-    shown = np.take_along_axis(like[there], np.maximum(side - 1, 0)[..., None], axis=2)[..., 0]
+    seen_like = like[there]
+    shown = np.where(side == 2, seen_like[..., 1], seen_like[..., 0])  # (take_along_axis's)
     return (_ACROSS >= 0) & (side > 0) & ~shown
 
 
