@@ -14,8 +14,9 @@ from typing import cast
 import numpy as np
 
 # np.clip's own ufunc (np.clip checks its arguments in Python, then calls it); NumPy's
-# stubs do not list it
-_clip_ufunc = np._core.umath.clip  # type: ignore[attr-defined]
+# stubs do not list it, and NumPy 1.x (which pyproject allows) keeps it elsewhere: there
+# np.clip itself serves, the same values
+_clip_ufunc = getattr(getattr(getattr(np, "_core", None), "umath", None), "clip", np.clip)
 
 
 def median(values: np.ndarray) -> np.floating:
