@@ -53,7 +53,7 @@ from vision.errors import VisionError
 from vision.gate import Palette, StabilityGate, Surround
 from vision.geometry import CameraModel, camera_model
 from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
-from vision.matfind import MatFix, find_mat, project, refine
+from vision.matfind import MatFix, find_mat, grid_contrast, project, refine
 from vision.raycast import Rays, Solids, clearance, port_boxes
 from vision.shapes import (
     PoleShadow,
@@ -104,6 +104,10 @@ class Profile:
     intrinsics: CameraIntrinsics | None = None  # a lens calibration: frames are undistorted
     # 1: grid lines darker than the spaces; -1: lighter; 0: a checkerboard (no lines)
     grid_polarity: int = 1
+    # how the grid lines stood out in the start photo where the fix puts them (grey levels,
+    # vision.matfind.grid_contrast): play frames that show them as well keep the fix; None
+    # (an older profile): the first frame refits it
+    grid_score: float | None = None
     noise: float = 1.0  # the camera's noise against the empty look (classify.camera_noise)
     # the brightening and shade a bare sample is allowed here (classify.light_allowances),
     # from the empty and start photos; None: the defaults
@@ -139,7 +143,7 @@ class Profile:
     surround: Surround | None = None
 
     def detector(self) -> Detector:
-        fix = MatFix(self.homography, 0.0, 49, 0.0, self.grid_polarity)
+        fix = MatFix(self.homography, self.grid_score or 0.0, 49, 0.0, self.grid_polarity)
         return Detector(self.colours, fix, self.image_size[0], self.image_size[1], self.K,
                         self.empty, self.geometry, self.palette, self.inks,
                         hidden_inks=self.hidden_inks,
@@ -176,6 +180,7 @@ class Profile:
             "hidden_inks": list(self.hidden_inks),
             "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
             "grid_polarity": self.grid_polarity,
+            "grid_score": self.grid_score,
             "noise": self.noise,
             "brightening": self.bright,
             "shading": self.shade,
@@ -255,6 +260,7 @@ class Profile:
                 created=str(doc.get("created", "")),
                 intrinsics=intrinsics,
                 grid_polarity={-1: -1, 0: 0}.get(doc.get("grid_polarity", 1), 1),
+                grid_score=_grid_score(doc.get("grid_score")),
                 noise=_noise(doc.get("noise", 1.0)),
                 bright=_allowance("brightening", doc.get("brightening")),
                 shade=_allowance("shading", doc.get("shading")),
@@ -465,6 +471,15 @@ def _noise(value: Any) -> float:
     return noise
 
 
+def _grid_score(value: Any) -> float | None:
+    if value is None:
+        return None
+    score = float(value)
+    if not (np.isfinite(score) and 0.0 < score <= 255.0):
+        raise ValueError(f"grid_score {value!r} is not between 0 and 255")
+    return score
+
+
 def _allowance(name: str, value: Any) -> float | None:
     if value is None:
         return None
@@ -623,10 +638,13 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                 f"visible parts of {', '.join(unlearned)} are printed in a way that cannot "
                 "be guessed: shoot the empty mat from the same camera too and calibrate with "
                 "--empty EMPTY.jpg (or --with-empty with --camera)")
+    grid_score = grid_contrast(image, fix.homography, fix.polarity)
     profile = Profile((w, h), fix.homography, colours, empty_look, south_at, K, geometry,
                       palette=palette, inks=inks, hidden_inks=hidden_inks,
                       created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                      intrinsics=intrinsics, grid_polarity=fix.polarity, noise=noise,
+                      intrinsics=intrinsics, grid_polarity=fix.polarity,
+                      grid_score=grid_score if grid_score > 0 else None,
+                      noise=noise,
                       bright=bright, shade=shade, tint=tint,
                       camouflage=camouflage, empty_lines=empty_lines,
                       empty_axes=empty_axes, body_threshold=body_threshold,
@@ -902,4 +920,6 @@ def with_intrinsics(profile: Profile, intrinsics: CameraIntrinsics) -> Profile:
     H, _ = cv2.findHomography(grid, intrinsics.undistort_points(seen), 0)
     if H is None:
         raise CalibrationError("the profile's mat homography cannot be carried over")
-    return replace(profile, homography=H, K=intrinsics.rectified_matrix, intrinsics=intrinsics)
+    # (the grid's contrast was measured in the other frame: the first undistorted one refits)
+    return replace(profile, homography=H, K=intrinsics.rectified_matrix, intrinsics=intrinsics,
+                   grid_score=None)

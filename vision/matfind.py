@@ -540,20 +540,28 @@ class MatTracker:
             self._before = None
 
     def update(self, image: np.ndarray) -> MatFix:
+        """The mat's fix in ``image`` ((H, W, 3) uint8 BGR, the frames in order)."""
         self._before = (self.fix, self._unrefined, self.refound)
-        if (self.fix is not None and self.fix.score > 0
-                and self._unrefined < MATFIND.track_refine_every
-                and grid_contrast(image, self.fix.homography, self.fix.polarity)
-                >= MATFIND.track_keep_share * self.fix.score):
+        still = False
+        if self.fix is not None and self.fix.score > 0:
+            now = grid_contrast(image, self.fix.homography, self.fix.polarity)
             # The grid lines are still dark where the fix puts them: a still camera. Checking
             # costs a tenth of refining, which is done every few frames to follow slow drift.
-            self._unrefined += 1
-            return self.fix
+            still = now >= MATFIND.track_keep_share * self.fix.score
+            if still and self._unrefined < MATFIND.track_refine_every:
+                self._unrefined += 1
+                return self.fix
         self._unrefined = 0
         gray = _gray(image)
         if self.fix is not None:
             fix = refine(gray, self.fix.homography, rounds=1, polarity=self.fix.polarity)
             if fix is not None and self._moved_px(fix) < MATFIND.track_max_shift_px:
+                # A still camera's lines are where the fix puts them: a refit that shows them
+                # no better is pulled off by pieces and printed lines beside the grid (3 px
+                # on a laminate's coloured Quadrant borders), and the spaces' samples would
+                # leave the points where the empty look was read.
+                if still and grid_contrast(image, fix.homography, fix.polarity) <= now:
+                    return self.fix
                 self.fix = fix
                 return fix
         found = find_mat(gray, None if self.fix is None else self.fix.polarity == EDGES)

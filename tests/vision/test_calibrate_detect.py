@@ -244,6 +244,33 @@ def test_profile_round_trips_and_rejects_bad_files(profile: Profile, tmp_path: P
         Profile.load(tmp_path / "missing.json")
 
 
+def test_a_fresh_detectors_first_frame_keeps_the_calibrations_fix(profile: Profile,
+                                                                  tmp_path: Path) -> None:
+    """Issue 16 (a Blender laminate at 1 degree in sun): a profile kept no measure of how
+    its grid lines stood out, so every fresh detector refitted the fix on its first frame;
+    one photo read alone was fitted 2.7 px off, away from the points where the empty look
+    was read, and six phantom Ports were read along coloured Quadrant borders. The start
+    photo's grid contrast is saved with the profile, and a first frame that shows the lines
+    as well keeps the calibration's fix. An older profile without it still loads."""
+    path = tmp_path / "profile.json"
+    profile.save(path)
+    again = Profile.load(path)
+    assert profile.grid_score is not None and profile.grid_score > 0
+    assert again.grid_score == profile.grid_score
+    detector = again.detector()
+    fix = detector._tracker.fix
+    truth = board({"c1": "south", "e5": "north"}, [("b2", "south", "sw"), ("f6", "north", "ne")])
+    found = detector.detect(render(truth, SCENE.with_(seed=9)).image)
+    assert found.position is not None and same(found.position, truth)
+    assert detector._tracker.fix is fix and detector._tracker.refound == 0
+    doc = json.loads(path.read_text())
+    del doc["grid_score"]
+    assert Profile.from_json(doc).grid_score is None
+    doc["grid_score"] = -3.0
+    with pytest.raises(CalibrationError, match="grid_score"):
+        Profile.from_json(doc)
+
+
 def test_a_hand_frame_does_not_move_the_mats_fix(profile: Profile) -> None:
     """A hand hides grid lines: the fix fitted to what is left can be pulled off, and a
     sample layout planned for the empty mat's look then reads the wrong points. The frame is
