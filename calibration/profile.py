@@ -260,10 +260,10 @@ class Profile:
                 created=str(doc.get("created", "")),
                 intrinsics=intrinsics,
                 grid_polarity={-1: -1, 0: 0}.get(doc.get("grid_polarity", 1), 1),
-                grid_score=_grid_score(doc.get("grid_score")),
+                grid_score=_positive("grid_score", doc.get("grid_score"), 255.0),
                 noise=_noise(doc.get("noise", 1.0)),
-                bright=_allowance("brightening", doc.get("brightening")),
-                shade=_allowance("shading", doc.get("shading")),
+                bright=_positive("brightening", doc.get("brightening"), 1.0),
+                shade=_positive("shading", doc.get("shading"), 1.0),
                 tint=_tint(doc.get("shadow_tint")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
@@ -271,8 +271,8 @@ class Profile:
                     64, 4, CLASSIFY.line_along, CLASSIFY.line_across)),
                 empty_axes=_looks_from_json(doc.get("empty_axes"), "empty_axes", (
                     64, len(CLASSIFY.body_heights), 3)),
-                body_threshold=_threshold_json("body_threshold", doc.get("body_threshold")),
-                foot_threshold=_threshold_json("foot_threshold", doc.get("foot_threshold")),
+                body_threshold=_positive("body_threshold", doc.get("body_threshold")),
+                foot_threshold=_positive("foot_threshold", doc.get("foot_threshold")),
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
                     64, CLASSIFY.rim_directions, 2)),
@@ -449,13 +449,14 @@ def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
     return {} if empty is None else {"pole_shadow": pole_shadow, "empty_shadows": empty}
 
 
-def _threshold_json(name: str, value: Any) -> float | None:
+def _positive(name: str, value: Any, most: float = 1e4) -> float | None:
+    """A profile's optional number: None, or above 0 and at most ``most``."""
     if value is None:
         return None
-    threshold = float(value)
-    if not (np.isfinite(threshold) and 0.0 < threshold <= 1e4):
-        raise ValueError(f"{name} {value!r} is not a positive number")
-    return threshold
+    number = float(value)
+    if not (np.isfinite(number) and 0.0 < number <= most):
+        raise ValueError(f"{name} {value!r} is not above 0 and at most {most:g}")
+    return number
 
 
 def _sides(value: Any) -> tuple[str, ...]:
@@ -469,24 +470,6 @@ def _noise(value: Any) -> float:
     if not (np.isfinite(noise) and 1.0 <= noise <= 100.0):
         raise ValueError(f"noise {value!r} is not between 1 and 100")
     return noise
-
-
-def _grid_score(value: Any) -> float | None:
-    if value is None:
-        return None
-    score = float(value)
-    if not (np.isfinite(score) and 0.0 < score <= 255.0):
-        raise ValueError(f"grid_score {value!r} is not between 0 and 255")
-    return score
-
-
-def _allowance(name: str, value: Any) -> float | None:
-    if value is None:
-        return None
-    allowed = float(value)
-    if not (np.isfinite(allowed) and 0.0 < allowed <= 1.0):
-        raise ValueError(f"{name} {value!r} is not between 0 and 1")
-    return allowed
 
 
 def _orientation(image: np.ndarray, fix: MatFix, south_at: str,
