@@ -122,6 +122,9 @@ class Profile:
     # start spaces calibration read unsure, not as the start (see _check_start): the
     # referee will ask to look again there
     start_unsure: tuple[str, ...] = ()
+    # spaces the start position leaves bare that calibration read a piece on, surely (with
+    # an empty-mat photo, see _check_start): a shadow or print taken for a piece there
+    start_extra: tuple[str, ...] = ()
     # (64, 4, J, K) lightness of the empty mat across every edge (vision.shapes), from the
     # empty-mat photo; None without one
     empty_lines: np.ndarray | None = None
@@ -187,6 +190,7 @@ class Profile:
             "shadow_tint": None if self.tint is None else np.round(self.tint, 4).tolist(),
             "wall_camouflage": _bits_json(self.camouflage),
             "start_unsure": list(self.start_unsure),
+            "start_extra": list(self.start_extra),
             "empty_lines": _looks_json(self.empty_lines),
             "empty_axes": _looks_json(self.empty_axes),
             "body_threshold": self.body_threshold,
@@ -267,6 +271,7 @@ class Profile:
                 tint=_tint(doc.get("shadow_tint")),
                 camouflage=_bits_from_json(doc.get("wall_camouflage")),
                 start_unsure=tuple(str(n) for n in doc.get("start_unsure", [])),
+                start_extra=tuple(str(n) for n in doc.get("start_extra", [])),
                 empty_lines=_looks_from_json(doc.get("empty_lines"), "empty_lines", (
                     64, 4, CLASSIFY.line_along, CLASSIFY.line_across)),
                 empty_axes=_looks_from_json(doc.get("empty_axes"), "empty_axes", (
@@ -350,10 +355,21 @@ _LARGEST = float(np.finfo(np.float32).max)
 
 
 def unsure_note(profile: Profile) -> str:
-    """The line telling the user which start spaces calibration could only read unsure."""
-    return (f"note: {', '.join(profile.start_unsure)} could not be read for sure in the start "
-            "photo (a piece lit just like a pad printed in its colour?); the referee will ask "
-            "to look again there. More light from one side, or a steeper camera, helps.")
+    """The lines telling the user which start spaces calibration could not read as the
+    start position has them: read unsure, or a piece read where the start has none."""
+    lines = []
+    if profile.start_unsure:
+        lines.append(f"note: {', '.join(profile.start_unsure)} could not be read for sure in "
+                     "the start photo (a piece lit just like a pad printed in its colour?); the "
+                     "referee will ask to look again there. More light from one side, or a "
+                     "steeper camera, helps.")
+    if profile.start_extra:
+        lines.append(f"note: a piece was read on {', '.join(profile.start_extra)} in the start "
+                     "photo, where the start position has none. If nothing stands there, a "
+                     "shadow or the print there looks like a piece to the camera, and that "
+                     "space may be misread in play: light the mat more evenly, or raise the "
+                     "camera, and calibrate again.")
+    return "\n".join(lines)
 
 
 def _bits_json(bits: np.ndarray | None) -> dict[str, Any] | None:
@@ -638,8 +654,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     detector = profile.detector()
     detector.prime(fix.corners, layout, cam.K, shapes)
     detector.set_size = None  # a start read with pieces too many names them (_check_start)
-    unsure = _check_start(detector.detect(raw, track=False), empty is not None)
-    return replace(profile, start_unsure=unsure)
+    unsure, extra = _check_start(detector.detect(raw, track=False), empty is not None)
+    return replace(profile, start_unsure=unsure, start_extra=extra)
 
 
 def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:
@@ -854,10 +870,15 @@ def _inks_apart_from_pieces(lab: np.ndarray, empty_look: np.ndarray, ink_at: np.
     return tuple(out)
 
 
-def _check_start(found: Detection, with_empty: bool) -> tuple[str, ...]:
+def _check_start(found: Detection, with_empty: bool
+                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Insist that ``found`` (the start photo read back) is the start position. With an
-    empty-mat photo, a few spaces read unsure (a piece lit just like a pad printed in its
-    colour) are let through and returned, to be named: every other space was read sure."""
+    empty-mat photo, a few spaces read otherwise are let through and returned, to be named:
+    (spaces read unsure, every other space read sure), or (no space read unsure, spaces the
+    start leaves bare read surely with a piece: a shadow or print taken for one). The
+    colours are learned from the start pieces' own spaces and the bare look from the empty
+    photo, so neither is learned from those; a start piece not read where it stands (a
+    set-up that is not the start) is always refused."""
     seen = found.position
     if seen is None:
         raise CalibrationError("something covers the mat in the start photo (a hand?): "
@@ -870,7 +891,10 @@ def _check_start(found: Detection, with_empty: bool) -> tuple[str, ...]:
     where = sorted({w[0] for w in wrong} | {p[0] for p in wrong_ports})
     unsure = all(found.confidence[_sq(n)] < CLASSIFY.unsure_below for n in where)
     if with_empty and unsure and len(where) <= CLASSIFY.start_unsure_max:
-        return tuple(where)
+        return tuple(where), ()
+    if with_empty and where and len(where) <= CLASSIFY.start_unsure_max and not any(
+            n in want_poles or n in START_PORTS for n in where):
+        return (), tuple(where)
     if with_empty and unsure and where:
         raise CalibrationError(
             f"the start position could only be read unsure on {len(where)} spaces "
@@ -884,7 +908,7 @@ def _check_start(found: Detection, with_empty: bool) -> tuple[str, ...]:
         raise CalibrationError("the image does not show the start position (set up the Poles "
                                "on the central Telepads and the Ports on their Portpads); "
                                f"spaces that differ: {', '.join(where)}{hint}")
-    return ()
+    return (), ()
 
 
 def with_intrinsics(profile: Profile, intrinsics: CameraIntrinsics) -> Profile:

@@ -131,7 +131,7 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
             still_since = None  # wait for the next still stretch
             last = None
             continue
-        if profile.start_unsure:
+        if profile.start_unsure or profile.start_extra:
             with progress.above() if progress is not None else nullcontext():
                 print(unsure_note(profile), file=sys.stderr)
         return profile, item.t
