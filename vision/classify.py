@@ -846,12 +846,14 @@ def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray
     known = ~np.isnan(empty[..., 0])
     if known.sum() < 16:
         return none
-    # one channel at a time (see colour_channels)
-    f, e = (np.moveaxis(x, -1, 0)[:, known] for x in (feat, empty))  # (3, N) each
+    # one channel at a time (see colour_channels), each gathered at the known samples' flat
+    # indices (a tenth the cost of a boolean mask over the channels' strided view)
+    at = np.flatnonzero(known)
+    f, e = ([x[..., c].reshape(-1)[at] for c in range(3)] for x in (feat, empty))  # 3 (N,)
     ratio = _log_light_ratio(f[0], e[0])
-    shift = f[1:] - e[1:]  # (2, N)
+    shift = (f[1] - e[1], f[2] - e[2])  # (N,) each
     gain = float(median(ratio))
-    step = np.array([median(shift[0]), median(shift[1])], shift.dtype)
+    step = np.array([median(shift[0]), median(shift[1])], shift[0].dtype)
     near = ((np.abs(ratio - gain) < cfg.drift_light)
             & (np.abs(shift[0] - step[0]) < cfg.drift_chroma)
             & (np.abs(shift[1] - step[1]) < cfg.drift_chroma))
@@ -1211,7 +1213,7 @@ def teleport_diagonals(image: np.ndarray, camera: CameraModel, squares: list[int
                 dips[corner] = None
                 continue
             ln = light[i, 0]
-            ref = float(np.median(light[i, 1][seen_far]))
+            ref = float(median(light[i, 1][seen_far]))
             dips[corner] = (2 * ref - ln[:n][seen_near[:n]].min()
                             - ln[n:][seen_near[n:]].min()) / max(ref, 1e-3)
         at_se_nw = [d for c in ("se", "nw") if (d := dips[c]) is not None]
