@@ -382,11 +382,15 @@ class Detector:
         if self.pole_shadow is not None and self.empty_shadows is not None:
             if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
                                                                cam.homography):
+                # each point's 64 bits as one uint64 (np.packbits' bytes in memory order):
+                # an AND of two words tells what an AND of eight bytes and np.any tell
+                spaces = np.ascontiguousarray(shadow_point_spaces(self.pole_shadow, cam,
+                                                                  self.geometry))
                 self._shadow_maps = (
                     cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
                     shadow_in_view(self.pole_shadow, cam, self.geometry,
                                    (self.width, self.height)),
-                    shadow_point_spaces(self.pole_shadow, cam, self.geometry))
+                    spaces.view(np.uint64).reshape(spaces.shape[:-1]))
             _, at, in_view, touched = self._shadow_maps
             # as the calibration's exposure would show it (a shadow is a ratio to it)
             at_shadows = ((lightness_at(image, at) + 0.02)
@@ -395,7 +399,7 @@ class Detector:
             shadow_change = log_change(at_shadows, empty_shadows)  # the same every call
 
             def shadows(occupied: np.ndarray) -> np.ndarray:
-                clear = ~(touched & np.packbits(occupied)).any(axis=-1)
+                clear = (touched & np.packbits(occupied).view(np.uint64)) == 0
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
                                          in_view & clear, shadow_change)
         return walls, bodies, shadows, rims
