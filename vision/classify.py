@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -80,6 +80,23 @@ class SampleLayout:
     # (64, 9) bool: whether a Pole on each neighbour (_neighbourhoods order) leans its top
     # over the space as the camera sees it (its top's colour may blur into the space's discs)
     leans_over: np.ndarray
+    # (64, T) uint64, derived: top_walls' 36 bits of each top sample as one word
+    # (:func:`bit_words`), which _tops_explained_by_walls tests every frame
+    top_wall_bits: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "top_wall_bits", bit_words(self.top_walls))
+
+
+def bit_words(mask: np.ndarray) -> np.ndarray:
+    """(...) uint64: each lane of ``mask`` (..., n) bool, n <= 64, as one word, bit i
+    (``np.packbits`` order, in memory) set where the lane's item i is. Two masks' lanes
+    share an item exactly where their words' AND is not 0: one operation on a word a lane
+    where ``(a & b).any(axis=-1)`` reduces over n items, at a fraction of the cost."""
+    packed = np.packbits(mask, axis=-1)
+    out = np.zeros((*packed.shape[:-1], 8), np.uint8)
+    out[..., :packed.shape[-1]] = packed
+    return out.view(np.uint64)[..., 0]
 
 
 HIDDEN_INK = 2  # added to a side's ink code where its ink may be printed (hidden_pad_ink)
@@ -776,12 +793,13 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     # Each log chromaticity (R/G, B/G) is as noisy as its darker channels make it: a
     # saturated print's small channel (a teal's red) strays far more than its lightness
     # says. For grey, 1/lightness, as sensor noise is.
-    dim = np.minimum(_light_of(feat), _light_of(ref)) / 255.0
-    dim = np.maximum(dim, 0.02) ** -2
+    # (a channel at a time: :func:`_light_of`'s values, without its (..., 3) array)
+    dim = [np.maximum(np.minimum(a, b) / 255.0, 0.02) ** -2
+           for a, b in zip(_light_channels(feat), _light_channels(ref), strict=True)]
     # one chromaticity at a time (see colour_channels): R/G with R, B/G with B
     terms = []
     for k, c in ((1, 0), (2, 2)):
-        dark = np.sqrt((dim[..., c] + dim[..., 1]) / 2)
+        dark = np.sqrt((dim[c] + dim[1]) / 2)
         sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark
         shift = feat[..., k] - ref[..., k]
         if tint is not None:
@@ -1091,6 +1109,14 @@ def _light_of(feat: np.ndarray) -> np.ndarray:
     out[..., 1] = g
     out[..., 2] = g * eb
     return out
+
+
+def _light_channels(feat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_light_of`'s R, G and B, each (...) float32 of its own (the same values)."""
+    er, eb = np.exp(feat[..., 1]), np.exp(feat[..., 2])
+    g = feat[..., 0] * 255.0 / (0.299 * er + 0.587 + 0.114 * eb)
+    return ((g * er).astype(np.float32, copy=False), g.astype(np.float32, copy=False),
+            (g * eb).astype(np.float32, copy=False))
 
 
 @functools.lru_cache(maxsize=64)
@@ -1558,9 +1584,9 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     nb = _NEIGHBOURS
     box_side = np.where((nb >= 0)[..., None], edge_side[np.maximum(nb, 0)], 0).reshape(64, -1)
     voting = (top_labels == top_label[:, None]) & (top_label[:, None] > 0)  # (64, T)
-    same = box_side[:, None, :] == top_label[:, None, None]  # (64, 1, 36)
-    # (the walls in each sample's sight first: one (64, T, 36) operation the fewer)
-    return ((layout.top_walls & same).any(axis=2) & voting).any(axis=1)
+    same = bit_words(box_side == top_label[:, None])  # (64,)
+    # (the walls in each sample's sight first, 36 to a word: layout.top_walls' words)
+    return (((layout.top_wall_bits & same[:, None]) != 0) & voting).any(axis=1)
 
 
 def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:

@@ -248,7 +248,10 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     # points off the mat are left out of every profile of their edge alike (they lie at
     # the same place across it); a profile with a point past a Pole is left out whole
     on_mat = lines.on_mat  # (64, 4, K)
-    whole = np.all(np.isfinite(change) | ~on_mat[:, :, None], axis=3)  # (64, 4, J)
+    clear = np.isfinite(change) | ~on_mat[:, :, None]
+    whole = clear[..., 0].copy()  # (64, 4, J): np.all over K, a lane at a time (a third)
+    for k in range(1, clear.shape[3]):
+        whole &= clear[..., k]
     n_whole, n_on = whole.sum(axis=2), on_mat.sum(axis=2)  # (64, 4) each
     enough = (n_whole >= cfg.line_least_along) & (n_on >= 2)
     view = whole[..., None] & on_mat[:, :, None]  # (64, 4, J, K)
