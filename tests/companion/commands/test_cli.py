@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from companion.commands.main import main
 from companion.rules.teleporters import Position, parse_move, play
+from tests.memo import remembered
 
 
 def write(tmp_path: Path, name: str, content: str) -> str:
@@ -265,6 +267,20 @@ def test_portal_hex_judge_reads_a_rule_breaking_text_board(
 
 
 # --- issue 16: calibrating with a photo of the empty mat -------------------------------------
+
+@pytest.fixture(scope="module", autouse=True)
+def _calibrated_once() -> Iterator[None]:
+    """Two tests here calibrate from the same start and empty-mat photos (through --image and
+    --empty, and through --camera --with-empty): the first answer for exactly those inputs
+    is kept and copied, as in test_referee. What the commands say and write is afresh."""
+    import calibration.profile
+    import vision.detect
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calibration.profile, "calibrate", remembered(calibration.profile.calibrate))
+        patch.setattr(vision.detect, "sample_layout", remembered(vision.detect.sample_layout))
+        yield
+
 
 EMPTY_MAT = {"game": "teleporters", "to_move": "south", "poles": {}, "ports": []}
 

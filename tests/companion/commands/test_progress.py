@@ -9,6 +9,7 @@ import io
 import os
 import pty
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,21 @@ from companion.commands.main import main
 from companion.commands.referee import referee_recording
 from companion.progress import Progress
 from companion.sim.clips import ClipScript, make_clip, sample_scene, write_folder
+from tests.memo import remembered
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _calibrated_once() -> Iterator[None]:
+    """Three tests here referee the same recording, each calibrating from its same first still
+    frame and planning the same sample layout: the first answer for exactly those inputs is
+    kept and copied, as in test_referee. The refereeing and its bars are done afresh."""
+    import calibration.profile
+    import vision.detect
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calibration.profile, "calibrate", remembered(calibration.profile.calibrate))
+        patch.setattr(vision.detect, "sample_layout", remembered(vision.detect.sample_layout))
+        yield
 
 
 @pytest.fixture(scope="module")
