@@ -8,7 +8,7 @@ import copy
 import functools
 import pickle
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -34,3 +34,18 @@ def remembered(plan: Callable[P, R], keep: int = 8) -> Callable[P, R]:
         return copy.deepcopy(kept[key])
 
     return wrapper
+
+
+_demo_table: list[object] = []
+
+
+def demo_table_profile() -> Any:
+    """``companion.sim.demo.calibrate_table()`` (the demo's simulated table calibrated from its
+    rendered start position: no inputs, the same profile every time), worked out once per
+    test process and handed out as a copy. Several test files need exactly this profile; the
+    demo command itself still calibrates afresh wherever a test runs it."""
+    from companion.sim.demo import calibrate_table
+
+    if not _demo_table:
+        _demo_table.append(calibrate_table())
+    return copy.deepcopy(_demo_table[0])

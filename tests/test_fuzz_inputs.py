@@ -21,7 +21,7 @@ from companion.commands.main import main
 from companion.matchlog.export import export_json_text, export_text
 from companion.rules import GAMES
 from tests.companion.matchlog.helpers import random_match
-from tests.memo import remembered
+from tests.memo import demo_table_profile, remembered
 
 FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -128,13 +128,13 @@ def test_matches_import_takes_any_export(tmp_path: Path,
 @pytest.fixture(scope="module")
 def profile_doc(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     from companion.rules.teleporters import Position
-    from companion.sim.demo import SCENE, calibrate_table
+    from companion.sim.demo import SCENE
     from vision.simtable import render
 
     image = render(Position.start().to_json(), SCENE.with_(seed=99)).image
     frame = tmp_path_factory.mktemp("profile") / "frame.png"
     cv2.imwrite(str(frame), image)
-    return calibrate_table().to_json(), frame
+    return demo_table_profile().to_json(), frame
 
 
 def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

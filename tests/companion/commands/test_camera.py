@@ -101,10 +101,10 @@ COMMANDS = [
 
 @pytest.fixture(scope="module")
 def profile_path(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from companion.sim.demo import calibrate_table
+    from tests.memo import demo_table_profile
 
     path = tmp_path_factory.mktemp("camera") / "profile.json"
-    calibrate_table().save(path)
+    demo_table_profile().save(path)
     return str(path)
 
 

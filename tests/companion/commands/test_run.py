@@ -19,7 +19,8 @@ from companion.commands.run import run_live
 from companion.errors import UserError
 from companion.matchlog import MatchStore
 from companion.rules.teleporters import Position, Side, parse_move, play
-from companion.sim.demo import SCENE, calibrate_table
+from companion.sim.demo import SCENE
+from tests.memo import demo_table_profile
 from vision.simtable import render
 
 START = Position.start()
@@ -29,7 +30,7 @@ AFTER_D3, _ = play(START, parse_move("Pd1-d3"))
 @pytest.fixture(scope="module")
 def profile_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("run") / "profile.json"
-    calibrate_table().save(path)
+    demo_table_profile().save(path)
     return str(path)
 
 

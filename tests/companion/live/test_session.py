@@ -49,8 +49,9 @@ from companion.referee import (
     WarningCleared,
 )
 from companion.rules.teleporters import Position, Side, end_turn, parse_move, play
-from companion.sim.demo import SCENE, calibrate_table
+from companion.sim.demo import SCENE
 from firmware_bridge.colors import Color
+from tests.memo import demo_table_profile
 from vision.gate import GateState
 from vision.simtable import Hand, render
 from vision.sources import Frame, SourceEvent, SourceEventKind
@@ -67,7 +68,7 @@ NEAR_WIN = Position.from_text("2PP1P2/1[nw]3p2/[SE]3P2[nw]/5[SWNE]2/4[SW][sw]2/2
 
 @pytest.fixture(scope="module")
 def profile() -> Any:
-    return calibrate_table()
+    return demo_table_profile()
 
 
 @pytest.fixture
