@@ -17,6 +17,7 @@ from companion.rules.portals import (
     Side,
     parse_square,
 )
+from companion.rules.portals.board import GUARDS_PER_SIDE
 from companion.rules.portals.random_play import random_game, random_midgame
 
 START_TEXT = "gggggkggggg/1g1g1g1g1g1/11/11/11/11/11/11/11/1G1G1G1G1G1/GGGGGKGGGGG south"
@@ -61,7 +62,9 @@ def test_text_round_trips_through_whole_random_games(seed: int, with_pp: bool) -
 @given(portals=st.lists(st.integers(0, 120), max_size=6, unique=True),
        portable=st.integers(0, 120), pieces=st.dictionaries(
            st.integers(0, 120), st.sampled_from([(Side.SOUTH, Kind.GUARD),
-                                                 (Side.NORTH, Kind.GUARD)]), max_size=20))
+                                                 (Side.NORTH, Kind.GUARD)]), max_size=20
+       ).filter(lambda pieces: all(  # a side has GUARDS_PER_SIDE Guards, no more
+           list(pieces.values()).count((side, Kind.GUARD)) <= GUARDS_PER_SIDE for side in Side)))
 def test_text_round_trips_custom_portals(portals: list[int], portable: int,
                                          pieces: dict[int, tuple[Side, Kind]]) -> None:
     """Text notation round-trips (issue 7) with Portal squares and a Portable Portal other
