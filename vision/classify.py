@@ -1102,17 +1102,16 @@ def empty_difference(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:
 def _light_of(feat: np.ndarray) -> np.ndarray:
     """Colour features (..., 3) -> the (R, G, B) (each + 4) they were read from, float32:
     :func:`colour_features` undone. Light adds up there, not in the features."""
-    er, eb = np.exp(feat[..., 1]), np.exp(feat[..., 2])
-    g = feat[..., 0] * 255.0 / (0.299 * er + 0.587 + 0.114 * eb)
-    out = np.empty((*g.shape, 3), np.float32)  # (not np.stack, then a cast: ~20 a frame)
-    out[..., 0] = g * er
-    out[..., 1] = g
-    out[..., 2] = g * eb
+    channels = _light_channels(feat)
+    out = np.empty((*channels[1].shape, 3), np.float32)  # (not np.stack: ~20 a frame)
+    for c, values in enumerate(channels):
+        out[..., c] = values
     return out
 
 
 def _light_channels(feat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_light_of`'s R, G and B, each (...) float32 of its own (the same values)."""
+    """Colour features (..., 3) -> the R, G and B (each + 4) they were read from, each
+    (...) float32 of its own: :func:`colour_features` undone, a channel at a time."""
     er, eb = np.exp(feat[..., 1]), np.exp(feat[..., 2])
     g = feat[..., 0] * 255.0 / (0.299 * er + 0.587 + 0.114 * eb)
     return ((g * er).astype(np.float32, copy=False), g.astype(np.float32, copy=False),
