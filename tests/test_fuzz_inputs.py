@@ -173,9 +173,12 @@ def test_detect_takes_any_damaged_profile(profile_doc: tuple[dict[str, Any], Pat
                 damaged = value
                 continue
             node = damaged
-            for key in path[:-1]:
-                node = node[key]
-            node[path[-1]] = value
+            try:
+                for key in path[:-1]:
+                    node = node[key]
+                node[path[-1]] = value
+            except (KeyError, IndexError, TypeError):
+                continue  # an earlier edit replaced what this path went through
         profile = tmp_path / "profile.json"
         profile.write_text(json.dumps(damaged))  # NaN and Infinity as Python writes them
         run(["detect", "--profile", str(profile), str(frame)], capsys, {0, 2})

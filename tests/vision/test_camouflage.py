@@ -768,14 +768,14 @@ def test_a_start_space_read_unsure_is_named_not_refused_with_the_empty_mat() -> 
     photo, a Home Telepad's Pole read unsure (lit just like its pad) lets calibration
     through, and is named; read sure, it is a wrong set-up and refused. Without the empty
     mat the photo is refused and the message names --empty."""
-    assert _check_start(_start_read("f1", 0.2), with_empty=True) == ("f1",)
+    assert _check_start(_start_read("f1", 0.2), with_empty=True) == (("f1",), ())
     with pytest.raises(CalibrationError, match="f1"):
         _check_start(_start_read("f1", 0.9), with_empty=True)
     with pytest.raises(CalibrationError, match="--empty"):
         _check_start(_start_read("f1", 0.2), with_empty=False)
     full = Position.start().to_json()
     assert _check_start(Detection(full, np.ones(64), None),  # type: ignore[arg-type]
-                        with_empty=True) == ()
+                        with_empty=True) == ((), ())
     with pytest.raises(CalibrationError, match="covers the mat"):
         _check_start(Detection(None, np.zeros(64), None, occluded=True),  # type: ignore[arg-type]
                      with_empty=True)
@@ -799,7 +799,7 @@ def test_too_many_unsure_start_spaces_are_refused_saying_what_helps() -> None:
     fewer = dict(doc, poles={**doc["poles"], gone[-1]: "north" if gone[-1][1] == "8"
                              else "south"})
     assert _check_start(Detection(fewer, conf, None),  # type: ignore[arg-type]
-                        with_empty=True) == tuple(sorted(gone[:-1]))
+                        with_empty=True) == (tuple(sorted(gone[:-1])), ())
 
 
 def test_the_unsure_start_spaces_are_kept_and_said(striped: Profile) -> None:
