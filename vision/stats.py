@@ -31,10 +31,12 @@ def median(values: np.ndarray) -> np.floating:
     part = np.sort(values)
     if np.isnan(part[n - 1]):  # NaN sorts last: any NaN is there
         return cast(np.floating, part[n - 1])
+    # as np.mean of the middle one or two: their sum from 0 in their own dtype (so -0.0
+    # comes out 0.0, as there), halved for two
+    zero = part.dtype.type(0)
     if lo == hi:
-        return cast(np.floating, part[lo])
-    # as np.mean of the middle two: their sum in their own dtype, halved
-    return cast(np.floating, (part[lo] + part[hi]) / 2)
+        return cast(np.floating, zero + part[lo])
+    return cast(np.floating, (zero + part[lo] + part[hi]) / 2)
 
 
 
