@@ -122,8 +122,8 @@ class Profile:
     # start spaces calibration read unsure, not as the start (see _check_start): the
     # referee will ask to look again there
     start_unsure: tuple[str, ...] = ()
-    # spaces the start position leaves bare that calibration read a piece on, surely (with
-    # an empty-mat photo, see _check_start): a shadow or print taken for a piece there
+    # spaces the start position leaves bare that calibration read a piece on, one at least
+    # surely (with an empty-mat photo, see _check_start): a shadow or print taken for one
     start_extra: tuple[str, ...] = ()
     # (64, 4, J, K) lightness of the empty mat across every edge (vision.shapes), from the
     # empty-mat photo; None without one
@@ -356,7 +356,8 @@ _LARGEST = float(np.finfo(np.float32).max)
 
 def unsure_note(profile: Profile) -> str:
     """The lines telling the user which start spaces calibration could not read as the
-    start position has them: read unsure, or a piece read where the start has none."""
+    start position has them: read unsure, or a piece read where the start has none; "" when
+    it read them all."""
     lines = []
     if profile.start_unsure:
         lines.append(f"note: {', '.join(profile.start_unsure)} could not be read for sure in "
@@ -874,8 +875,8 @@ def _check_start(found: Detection, with_empty: bool
                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Insist that ``found`` (the start photo read back) is the start position. With an
     empty-mat photo, a few spaces read otherwise are let through and returned, to be named:
-    (spaces read unsure, every other space read sure), or (no space read unsure, spaces the
-    start leaves bare read surely with a piece: a shadow or print taken for one). The
+    (spaces read unsure, every other space read sure), or (none, spaces the start leaves
+    bare read with a piece, one at least surely: a shadow or print taken for one). The
     colours are learned from the start pieces' own spaces and the bare look from the empty
     photo, so neither is learned from those; a start piece not read where it stands (a
     set-up that is not the start) is always refused."""

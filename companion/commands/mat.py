@@ -177,8 +177,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
           + ("" if empty is None else ", the empty mat learned from its photo")
           + ("" if lens is None else ", frames undistorted with the lens calibration"))
     _write_calibration_overlay(args.out, profile, image)
-    if profile.start_unsure or profile.start_extra:
-        print(unsure_note(profile), file=sys.stderr)
+    if note := unsure_note(profile):
+        print(note, file=sys.stderr)
     return EXIT_OK
 
 

@@ -131,9 +131,9 @@ def calibrate_from(source: FrameSource | CameraSource, south_at: str = "bottom",
             still_since = None  # wait for the next still stretch
             last = None
             continue
-        if profile.start_unsure or profile.start_extra:
+        if note := unsure_note(profile):
             with progress.above() if progress is not None else nullcontext():
-                print(unsure_note(profile), file=sys.stderr)
+                print(note, file=sys.stderr)
         return profile, item.t
     if not tried:
         raise UserError(f"{source.name}: no still frame in the first "
