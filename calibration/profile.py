@@ -113,7 +113,7 @@ class Profile:
     # from the empty and start photos; None: the defaults
     bright: float | None = None
     shade: float | None = None
-    # (2,) how a shadow here shifts chromaticity per unit of log lightness
+    # (K, 2), K 1 or 2: how a shadow here shifts chromaticity per unit of log lightness
     # (classify.shadow_tint), from the same photos; None: shadows only darken
     tint: np.ndarray | None = None
     # (64, 4, C) bool: wall candidates whose view meets print of a side's colour in the empty
@@ -757,10 +757,12 @@ def _tint(value: Any) -> np.ndarray | None:
         tint = np.array(value, np.float32)
     except (TypeError, ValueError):
         tint = np.full(1, np.nan, np.float32)
-    if tint.shape != (2,) or not (np.isfinite(tint).all()
-                                  and (np.abs(tint) <= CLASSIFY.tint_max).all()):
-        raise ValueError(f"shadow_tint {value!r} is not two numbers within "
-                         f"{CLASSIFY.tint_max} of 0")
+    if tint.shape == (2,):  # one tint, as profiles before the second was learned
+        tint = tint[None]
+    if tint.ndim != 2 or tint.shape[1] != 2 or not 1 <= len(tint) <= 2 or not (
+            np.isfinite(tint).all() and (np.abs(tint) <= CLASSIFY.tint_max).all()):
+        raise ValueError(f"shadow_tint {value!r} is not one or two pairs of numbers "
+                         f"within {CLASSIFY.tint_max} of 0")
     return tint
 
 

@@ -784,8 +784,9 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     stays put up to sensor noise, which grows as the pixel darkens. ``noise`` (>= 1) widens
     every allowance for a noisier camera (:func:`camera_noise`); ``bright`` and ``shade``:
     the brightening and shade allowed, where calibration measured this table's
-    (:func:`light_allowances`); ``tint`` (2,): the chromaticity shift a shadow makes here
-    per unit of log lightness (:func:`shadow_tint`), expected of any darkening."""
+    (:func:`light_allowances`); ``tint`` (K, 2) (or (2,) for one): the chromaticity shifts
+    a shadow makes here per unit of log lightness (:func:`shadow_tint`), any of which may
+    come with any darkening: the nearest counts."""
     cfg = CLASSIFY
     ratio = _log_lightness_ratio(feat, ref)
     sl = np.where(ratio < 0, cfg.bare_shade_sigma if shade is None else shade,
@@ -797,15 +798,21 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     dim = [np.maximum(np.minimum(a, b) / 255.0, 0.02) ** -2
            for a, b in zip(_light_channels(feat), _light_channels(ref), strict=True)]
     # one chromaticity at a time (see colour_channels): R/G with R, B/G with B
-    terms = []
+    scales, shifts = [], []
     for k, c in ((1, 0), (2, 2)):
         dark = np.sqrt((dim[c] + dim[1]) / 2)
-        sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark
-        shift = feat[..., k] - ref[..., k]
-        if tint is not None:
-            shift = shift - np.minimum(ratio, 0.0) * tint[k - 1]
-        terms.append((shift / sc) ** 2)
-    dc = np.sqrt(terms[0] + terms[1])  # as .sum(axis=-1) of both
+        scales.append(cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark)
+        shifts.append(feat[..., k] - ref[..., k])
+    dc2: np.ndarray | None = None
+    shade_by = np.minimum(ratio, 0.0)
+    # the tint that explains the shift best (lamps of two colours: two); none: no shift
+    for t in np.zeros((1, 2)) if tint is None else np.asarray(tint).reshape(-1, 2):
+        terms = [((s if tint is None else s - shade_by * t[k]) / sc) ** 2
+                 for k, (s, sc) in enumerate(zip(shifts, scales, strict=True))]
+        here = terms[0] + terms[1]  # as .sum(axis=-1) of both
+        dc2 = here if dc2 is None else np.minimum(dc2, here)
+    assert dc2 is not None
+    dc = np.sqrt(dc2)
     return (np.sqrt((ratio / sl) ** 2 + dc ** 2) / noise).astype(np.float32)
 
 
@@ -820,16 +827,22 @@ def _log_light_ratio(light: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
-    """(2,) float32: how a shadow on this table shifts the bare mat's log chromaticity
-    (R/G, B/G) per unit of log lightness, or None where the shadows show no tint both sides
-    agree on. ``feat``, ``ref`` (2, N, 3): features of the bare mat round [south's,
-    north's] start Poles in the start photo and at the same points in the empty photo (NaN
-    out of sight). Under one light a shadow only darkens; where the blocked light is warmer
-    than the light still reaching the shadow (a lamp and a window), the shadow is bluer, by
-    the same log shift on every print. The exposure between the photos is taken out. Each
-    side's tint is the median shift per unit of darkening over its points in shadow; a
-    channel's is the smaller of the two where they agree in sign (a piece's blurred edge
-    tints only its own side's points), otherwise none."""
+    """(K, 2) float32, K 1 or 2: how a shadow on this table shifts the bare mat's log
+    chromaticity (R/G, B/G) per unit of log lightness, or None where the shadows show no
+    tint both sides agree on. ``feat``, ``ref`` (2, N, 3): features of the bare mat round
+    [south's, north's] start Poles in the start photo and at the same points in the empty
+    photo (NaN out of sight). Under one light a shadow only darkens; where the blocked light
+    is warmer than the light still reaching the shadow (a lamp and a window), the shadow is
+    bluer, by the same log shift on every print. Under two lamps of two colours a Pole casts
+    two shadows, each tinted toward the lamp it does not block: the weaker lamp's faint one
+    one way, the stronger's deep one the other. So the tint is measured twice: over the
+    points in deep shadow (``tint_shade`` or more) and over those in faint shadow
+    (``tint_faint`` to ``tint_shade``), the second kept only where the first is and it
+    points the other way (a lamp's penumbra is tinted as its umbra). The exposure
+    between the photos is taken out. Each side's tint is the median shift per unit of
+    darkening over its points in that shadow; a channel's is the smaller of the two where
+    they agree in sign (a piece's blurred edge tints only its own side's points), otherwise
+    none."""
     cfg = CLASSIFY
     ok = ~np.isnan(feat[..., 0]) & ~np.isnan(ref[..., 0])
     if ok.sum() < 2 * cfg.tint_least:
@@ -838,17 +851,28 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
     ratio = ratio - np.median(ratio[ok])
     shift = feat[..., 1:] - ref[..., 1:]
     shift = shift - np.median(shift[ok], axis=0)
-    per_side = []
-    for s in range(2):
-        dark = ok[s] & (ratio[s] < -cfg.tint_shade)
-        if dark.sum() < cfg.tint_least:
-            return None
-        per_side.append(np.median(shift[s][dark] / ratio[s][dark, None], axis=0))
-    a, b = per_side
-    agree = np.sign(a) == np.sign(b)
-    tint = np.clip(np.where(agree, np.sign(a) * np.minimum(np.abs(a), np.abs(b)), 0.0),
-                   -cfg.tint_max, cfg.tint_max)
-    return tint.astype(np.float32) if np.abs(tint).max() > 1e-3 else None
+    tints: list[np.ndarray] = []
+    for lo, hi in ((-np.inf, -cfg.tint_shade), (-cfg.tint_shade, -cfg.tint_faint)):
+        per_side = []
+        for s in range(2):
+            dark = ok[s] & (ratio[s] < hi) & (ratio[s] >= lo)
+            if dark.sum() < cfg.tint_least:
+                break
+            per_side.append(np.median(shift[s][dark] / ratio[s][dark, None], axis=0))
+        if len(per_side) < 2:
+            break
+        a, b = per_side
+        agree = np.sign(a) == np.sign(b)
+        tint = np.clip(np.where(agree, np.sign(a) * np.minimum(np.abs(a), np.abs(b)), 0.0),
+                       -cfg.tint_max, cfg.tint_max)
+        if np.abs(tint).max() <= 1e-3:
+            break
+        # a faint shadow's tint is a second lamp's only where it points the other way from
+        # the deep one's (one lamp's penumbra is tinted as its umbra, if at all)
+        if tints and float(tint @ tints[0]) >= 0.0:
+            break
+        tints.append(tint)
+    return np.array(tints, np.float32) if tints else None
 
 
 def camera_drift(feat: np.ndarray, empty: np.ndarray) -> tuple[float, np.ndarray]:

@@ -134,6 +134,9 @@ class ClassifyConfig:
     # tint), and kept only as far as both sides' agree (a piece's blurred edge tints only
     # its own side's), up to tint_max either way.
     tint_shade: float = 0.2
+    # ... and over the points darker by tint_faint to tint_shade: under two lamps of two
+    # colours the weaker one's faint shadow is tinted the other way (a second tint)
+    tint_faint: float = 0.05
     tint_least: int = 12
     tint_max: float = 1.0
     # A camera's auto-exposure and white balance move the whole frame between calibration

@@ -105,7 +105,7 @@ class Detector:
     # the table's brightening and shade allowances (classify.light_allowances)
     bright: float | None = None
     shade: float | None = None
-    # (2,) the chromaticity shift of a shadow here per unit of log lightness
+    # (K, 2) the chromaticity shifts of a shadow here per unit of log lightness
     # (classify.shadow_tint); None: shadows only darken
     tint: np.ndarray | None = None
     # (64, 4, C) where wall candidates see print of a side's colour (classify.wall_camouflage):
