@@ -277,7 +277,10 @@ class ClassifyConfig:
     # of its centre on a shadow_grid x shadow_grid grid, beyond shadow_clear_of_pole of it;
     # kept where darker by shadow_sigma noise deviations, at shadow_least points or more.
     # A space whose shadow points show it between shadow_seen (of the start Poles') and
-    # shadow_most casts a Pole's shadow.
+    # shadow_most casts a Pole's shadow. (The shadow learned is the least darkening any
+    # start Pole shows at each point: under soft light, where their shadows differ in
+    # depth, a faint one, against which the start Poles score up to 2 and more, and a
+    # Pole alone in play, its whole shadow cast, 2.5.)
     shadow_reach: float = 1.0
     # and read on the mat's border or the table this far (spaces) past the grid
     shadow_beyond_grid: float = 0.5
@@ -286,7 +289,7 @@ class ClassifyConfig:
     shadow_sigma: float = 4.0
     shadow_least: int = 6
     shadow_seen: float = 0.85
-    shadow_most: float = 1.5
+    shadow_most: float = 3.0
     # ... and the mat shadow_side spaces beside it, across the shadow's direction, shows at
     # most shadow_beside_most of it (a wall's shadow is long, a Pole's is not)
     shadow_side: float = 0.45

@@ -556,6 +556,33 @@ def test_a_poles_own_shadow_is_learned_past_its_neighbours() -> None:
         PoleShadow.from_json({**shadow.to_json(), "change": [0.5] * len(shadow.change)})
 
 
+def test_a_poles_full_shadow_is_read_against_the_faintest_start_poles() -> None:
+    """Issue 16 (the eleventh Blender draw's b4: cream Poles on a light laminate under a soft
+    area light, their colour saying nothing): the learned shadow is the least darkening any
+    start Pole shows at each point, so under soft light, where the start Poles' shadows
+    differ in depth, it is a faint one. The start Poles themselves scored 1.4 to 2.0 against
+    it, and Poles standing alone in play 2.3 to 2.5: above shadow_most (then 1.5) they cast
+    no Pole's shadow, and six were missed in four frames of six."""
+    offsets = shadow_offsets()
+    own = _shadow_at(offsets, (-0.7, 0.7))
+    rng = np.random.default_rng(9)
+    depth = np.array([0.4, 0.55, 0.6, 0.7, 0.75, 0.8, 0.9, 1.0])  # each start Pole's
+    rows = [own * d + rng.normal(0, 0.004, len(own)) for d in depth]
+    shadow = learn_pole_shadow(np.array(rows), offsets)
+    assert shadow is not None
+    n = len(shadow.change)
+    at = {tuple(np.round(o, 3)): c for o, c in zip(offsets, own, strict=True)}
+    full = np.array([at[tuple(np.round(o, 3))] for o in shadow.offsets])  # its whole depth
+    empty = np.full((64, 3, n), 0.8, np.float32)
+    light = empty.copy()
+    light[27, 0] *= np.exp(full)  # d4: a Pole alone, its whole shadow cast
+    light[28, 0] *= np.exp(full * 0.4)  # e4: the faintest start Pole's
+    score = pole_shadow_score(light, empty, shadow, np.ones((64, 3, n), bool))
+    assert score[27] > 2.0
+    for q in (27, 28):
+        assert CLASSIFY.shadow_seen <= score[q] <= CLASSIFY.shadow_most
+
+
 def test_a_neighbours_shadow_beside_every_start_pole_is_not_learned_as_its_own() -> None:
     """Issue 16 (a held-out Blender render in sunlight: cream Poles on a cream print read by
     their shadows, which scored 0.66-0.79 of the learned one): the start Poles stand in
