@@ -1780,6 +1780,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # shadow may be out of the test's view: there a rim alone still reads one.)
         lone = ((body | rim_seen) & looked & ~cast & (footprint < cfg.shape_foot_least)
                 if feet is not None else np.zeros(64, bool))
+        # ... and a body alone, no rim with it, where a neighbour's shadow may fall and no
+        # Pole's own shadow is known to look for: that shadow's edge draws one as well
+        # (beige Poles read in brown Poles' shadows on light wood under two lamps).
+        if feet is not None:
+            lone |= (body & ~rim_seen & ~looked & shade_may
+                     & (footprint < cfg.shape_foot_least))
         built = only & ~standing & ~walls_here & (body | cast | rim_seen) & ~lone
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
         # with half a body over it, is still a Pole: a shadow cannot give both.

@@ -294,6 +294,40 @@ def test_a_rim_and_a_top_in_a_sides_colour_need_the_footprint_where_a_shadow_may
     assert read(False, 0.0, np.nan)[0]  # its own shadow out of view
 
 
+def test_a_body_alone_where_a_shadow_may_fall_and_none_is_known_needs_more() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the eleventh Blender draw's b2: beige
+    and brown pieces on light wood under two lamps, no Pole's shadow clear enough at
+    calibration to learn): a brown Pole's shadow across the next space draws a body's
+    edges there, and beige Poles were read in six frames of six, two of them sure. A
+    body alone, where a neighbour's shadow may fall, with no rim and its footprint
+    unchanged, leaves the space unsure; with a rim, or the footprint changed, or where no
+    shadow may fall, it is a Pole."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(28, "d2")
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # beige on wood: north's mute
+    best = np.zeros(64, int)
+    bodies = np.zeros(64)
+    bodies[q] = 1.4
+    rims = np.zeros(64)
+    change = np.zeros(64)
+    shade = np.zeros(64, bool)
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return change, shade
+
+    def read(shaded: bool, footprint: float, rim: float) -> tuple[bool, float]:
+        shade[q], change[q], rims[q] = shaded, footprint, rim
+        standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                            bodies=bodies, feet=feet, rims=rims)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 2, float(conf[q])
+
+    standing, conf = read(True, 0.0, 0.0)
+    assert not standing and conf < CLASSIFY.unsure_below
+    assert read(False, 0.0, 0.0)[0]  # no shadow may fall there
+    assert read(True, 0.5, 0.0)[0]  # the footprint changed under it
+    assert read(True, 1.5, 3.0 * CLASSIFY.rim_over_bare)[0]  # a rim, and its footprint
+
+
 def test_part_of_a_top_over_a_mute_footprint_needs_a_poles_shape() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (a held-out Blender draw:
     cream pieces on a white glossy laminate under a warm LED strip): where a side's
