@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -254,6 +255,28 @@ def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     assert not standing[q]
 
 
+def _at(q: int, value: float) -> np.ndarray:
+    """(64,) ``value`` at space ``q``, 0 elsewhere."""
+    out = np.zeros(64)
+    out[q] = value
+    return out
+
+
+def _read_one(layout: SampleLayout, q: int,
+              evidence: tuple[np.ndarray, np.ndarray, np.ndarray], side: int, shaded: bool,
+              footprint: float, **shapes: Any) -> tuple[bool, float]:
+    """:func:`_read_poles` where only space ``q`` may hold a Pole, given no Port: whether
+    ``side``'s stands there and how sure, its footprint changed by ``footprint`` and a
+    neighbour's shadow able to fall on it or not (``shaded``); ``shapes``: the other shape
+    cues (``bodies``, ``rims``, ``shadows``)."""
+    labels, loglik, camouflage = evidence
+    change, shade = _at(q, footprint), _at(q, shaded).astype(bool)
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, np.zeros(64, int),
+                                        feet=lambda poles, walls: (change, shade), **shapes)
+    assert not standing[np.arange(64) != q].any()
+    return bool(standing[q]) and int(label[q]) == side, float(conf[q])
+
+
 def test_a_rim_and_a_top_in_a_sides_colour_need_the_footprint_where_a_shadow_may_explain_them(
         ) -> None:
     """Issue 16, "soft shadows must not flip a space" (a held-out Blender draw: brown and
@@ -267,24 +290,13 @@ def test_a_rim_and_a_top_in_a_sides_colour_need_the_footprint_where_a_shadow_may
     layout, q, (labels, loglik, camouflage), top, _ = _disc_evidence(10, "d2")
     labels[q, top] = 1
     loglik[q, top] = (-8.0, -0.5, -30.0)  # the top disc in south's colour, the foot bare
-    best = np.zeros(64, int)
     rims = np.ones(64)
     rims[q] = 5.0 * CLASSIFY.rim_over_bare
-    change, cast = np.zeros(64), np.zeros(64)
-    shade = np.zeros(64, bool)
-
-    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return change, shade
-
-    def shadows(occupied: np.ndarray) -> np.ndarray:
-        return cast
 
     def read(shaded: bool, footprint: float, own_shadow: float) -> tuple[bool, float]:
-        shade[q], change[q], cast[q] = shaded, footprint, own_shadow
-        standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
-                                            rims=rims, feet=feet, shadows=shadows)
-        assert not standing[np.arange(64) != q].any()
-        return bool(standing[q]) and int(label[q]) == 1, float(conf[q])
+        cast = _at(q, own_shadow)
+        return _read_one(layout, q, (labels, loglik, camouflage), 1, shaded, footprint,
+                         rims=rims, shadows=lambda occupied: cast)
 
     for shaded, footprint in ((False, 0.0), (True, 0.5)):
         standing, conf = read(shaded, footprint, 0.0)
@@ -304,22 +316,11 @@ def test_a_body_alone_where_a_shadow_may_fall_and_none_is_known_needs_more() -> 
     shadow may fall, it is a Pole."""
     layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(28, "d2")
     camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # beige on wood: north's mute
-    best = np.zeros(64, int)
-    bodies = np.zeros(64)
-    bodies[q] = 1.4
-    rims = np.zeros(64)
-    change = np.zeros(64)
-    shade = np.zeros(64, bool)
-
-    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return change, shade
+    bodies = _at(q, 1.4)
 
     def read(shaded: bool, footprint: float, rim: float) -> tuple[bool, float]:
-        shade[q], change[q], rims[q] = shaded, footprint, rim
-        standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
-                                            bodies=bodies, feet=feet, rims=rims)
-        assert not standing[np.arange(64) != q].any()
-        return bool(standing[q]) and int(label[q]) == 2, float(conf[q])
+        return _read_one(layout, q, (labels, loglik, camouflage), 2, shaded, footprint,
+                         bodies=bodies, rims=_at(q, rim))
 
     standing, conf = read(True, 0.0, 0.0)
     assert not standing and conf < CLASSIFY.unsure_below
