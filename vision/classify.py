@@ -798,20 +798,23 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     dim = [np.maximum(np.minimum(a, b) / 255.0, 0.02) ** -2
            for a, b in zip(_light_channels(feat), _light_channels(ref), strict=True)]
     # one chromaticity at a time (see colour_channels): R/G with R, B/G with B
-    scales, shifts = [], []
+    tints = np.zeros((0, 2)) if tint is None else np.asarray(tint).reshape(-1, 2)
+    shade_by = np.minimum(ratio, 0.0) if len(tints) else ratio
+    terms, scales, shifts = [], [], []
     for k, c in ((1, 0), (2, 2)):
         dark = np.sqrt((dim[c] + dim[1]) / 2)
-        scales.append(cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark)
-        shifts.append(feat[..., k] - ref[..., k])
-    dc2: np.ndarray | None = None
-    shade_by = np.minimum(ratio, 0.0)
-    # the tint that explains the shift best (lamps of two colours: two); none: no shift
-    for t in np.zeros((1, 2)) if tint is None else np.asarray(tint).reshape(-1, 2):
-        terms = [((s if tint is None else s - shade_by * t[k]) / sc) ** 2
+        sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark
+        shift = feat[..., k] - ref[..., k]
+        scales.append(sc)
+        shifts.append(shift)
+        if len(tints):
+            shift = shift - shade_by * tints[0, k - 1]
+        terms.append((shift / sc) ** 2)
+    dc2 = terms[0] + terms[1]  # as .sum(axis=-1) of both
+    for t in tints[1:]:  # lamps of two colours: the tint that explains the shift best
+        other = [((s - shade_by * t[k]) / sc) ** 2
                  for k, (s, sc) in enumerate(zip(shifts, scales, strict=True))]
-        here = terms[0] + terms[1]  # as .sum(axis=-1) of both
-        dc2 = here if dc2 is None else np.minimum(dc2, here)
-    assert dc2 is not None
+        dc2 = np.minimum(dc2, other[0] + other[1])
     dc = np.sqrt(dc2)
     return (np.sqrt((ratio / sl) ** 2 + dc ** 2) / noise).astype(np.float32)
 
