@@ -1811,7 +1811,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                    & (((top_share < cfg.top_alone_whole) & ~backed) | (walls_here & ~foot)))
         standing = standing & ~partial
         conf_pole = np.where(partial, 1.0 - top_share, conf_pole)
-        shape = built | (only & ~standing & foot)
+        # Inside walls their edges pass for a body and their shade for a rim, but neither
+        # comes with the footprint changed as under a Pole where no shadow may fall on it:
+        # all three together are a Pole (cream Poles inside cream Ports on a laminate).
+        boxed = (only & ~standing & walls_here & body & (rim >= 1.0) & ~shade_may
+                 & (footprint >= cfg.shape_foot_least))
+        shape = built | boxed | (only & ~standing & foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
         # Neither side's discs can tell its Pole from the bare mat (both sides coloured like

@@ -264,14 +264,21 @@ def _at(q: int, value: float) -> np.ndarray:
 
 def _read_one(layout: SampleLayout, q: int,
               evidence: tuple[np.ndarray, np.ndarray, np.ndarray], side: int, shaded: bool,
-              footprint: float, **shapes: Any) -> tuple[bool, float]:
-    """:func:`_read_poles` where only space ``q`` may hold a Pole, given no Port: whether
-    ``side``'s stands there and how sure, its footprint changed by ``footprint`` and a
-    neighbour's shadow able to fall on it or not (``shaded``); ``shapes``: the other shape
-    cues (``bodies``, ``rims``, ``shadows``)."""
+              footprint: float, port: tuple[str, int] | None = None,
+              **shapes: Any) -> tuple[bool, float]:
+    """:func:`_read_poles` where only space ``q`` may hold a Pole: whether ``side``'s stands
+    there and how sure, its footprint changed by ``footprint``, a neighbour's shadow able
+    to fall on it or not (``shaded``), and a Port in it or none (``port``: its corner and
+    side); ``shapes``: the other shape cues (``bodies``, ``rims``, ``shadows``)."""
+    from vision.classify import _CONFIGS
+
     labels, loglik, camouflage = evidence
     change, shade = _at(q, footprint), _at(q, shaded).astype(bool)
-    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, np.zeros(64, int),
+    best = np.zeros(64, int)
+    if port is not None:
+        best[q] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                       if ports == (port,) and not tele)
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
                                         feet=lambda poles, walls: (change, shade), **shapes)
     assert not standing[np.arange(64) != q].any()
     return bool(standing[q]) and int(label[q]) == side, float(conf[q])
@@ -327,6 +334,29 @@ def test_a_body_alone_where_a_shadow_may_fall_and_none_is_known_needs_more() -> 
     assert read(False, 0.0, 0.0)[0]  # no shadow may fall there
     assert read(True, 0.5, 0.0)[0]  # the footprint changed under it
     assert read(True, 1.5, 3.0 * CLASSIFY.rim_over_bare)[0]  # a rim, and its footprint
+
+
+def test_a_body_a_rim_and_a_changed_footprint_inside_walls_are_a_pole() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (Blender draws: cream or
+    maroon Poles inside their own Ports on a glossy laminate, read bare and unsure): inside
+    walls their edges pass for a body and their shade for a rim, so neither alone reads a
+    Pole there; all three of a body, a rim and the footprint changed at least
+    shape_foot_least, where no neighbour's shadow may fall, do. One short of them, or a
+    shadow that may fall there, leaves the space unsure."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(13, "f7")
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # cream on cream: north's mute
+    port = ("ne", 2)
+
+    def read(shaded: bool, footprint: float, rim: float, body: float = 1.4
+             ) -> tuple[bool, float]:
+        return _read_one(layout, q, (labels, loglik, camouflage), 2, shaded, footprint,
+                         port, bodies=_at(q, body), rims=_at(q, rim))
+
+    assert read(False, 0.4, 3.0)[0]
+    for shaded, footprint, rim, body in ((False, 0.1, 3.0, 1.4), (False, 0.4, 0.5, 1.4),
+                                         (False, 0.4, 3.0, 0.5), (True, 0.4, 3.0, 1.4)):
+        standing, conf = read(shaded, footprint, rim, body)
+        assert not standing and conf < CLASSIFY.unsure_below
 
 
 def test_part_of_a_top_over_a_mute_footprint_needs_a_poles_shape() -> None:
