@@ -799,7 +799,7 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
            for a, b in zip(_light_channels(feat), _light_channels(ref), strict=True)]
     # one chromaticity at a time (see colour_channels): R/G with R, B/G with B
     tints = np.zeros((0, 2)) if tint is None else np.asarray(tint).reshape(-1, 2)
-    shade_by = np.minimum(ratio, 0.0) if len(tints) else ratio
+    shade_by = np.minimum(ratio, 0.0) if len(tints) else ratio  # (read only with a tint)
     terms, scales, shifts = [], [], []
     for k, c in ((1, 0), (2, 2)):
         dark = np.sqrt((dim[c] + dim[1]) / 2)
@@ -1781,14 +1781,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # edges draw either, while a Pole seen at a slant changes its footprint somewhat.
         # (Seen from straight above its top hides the footprint in the same colour, and its
         # shadow may be out of the test's view: there a rim alone still reads one.)
-        lone = ((body | rim_seen) & looked & ~cast & (footprint < cfg.shape_foot_least)
+        # ... and so is a body alone, no rim with it, where a neighbour's shadow may fall
+        # and no Pole's own shadow is known to look for: that shadow's edge draws one as
+        # well (beige Poles read in brown Poles' shadows on light wood under two lamps).
+        lone = ((((body | rim_seen) & looked & ~cast)
+                 | (body & ~rim_seen & ~looked & shade_may))
+                & (footprint < cfg.shape_foot_least)
                 if feet is not None else np.zeros(64, bool))
-        # ... and a body alone, no rim with it, where a neighbour's shadow may fall and no
-        # Pole's own shadow is known to look for: that shadow's edge draws one as well
-        # (beige Poles read in brown Poles' shadows on light wood under two lamps).
-        if feet is not None:
-            lone |= (body & ~rim_seen & ~looked & shade_may
-                     & (footprint < cfg.shape_foot_least))
         built = only & ~standing & ~walls_here & (body | cast | rim_seen) & ~lone
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
         # with half a body over it, is still a Pole: a shadow cannot give both.
