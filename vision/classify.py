@@ -1784,9 +1784,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # ... and so is a body alone, no rim with it, where a neighbour's shadow may fall
         # and no Pole's own shadow is known to look for: that shadow's edge draws one as
         # well (beige Poles read in brown Poles' shadows on light wood under two lamps).
-        lone = ((((body | rim_seen) & looked & ~cast)
-                 | (body & ~rim_seen & ~looked & shade_may))
-                & (footprint < cfg.shape_foot_least)
+        # ... and a body alone, no rim, where a neighbour's shadow may fall and the Pole's
+        # own shadow would show and does not, over a footprint short of a Pole's change:
+        # the passing shadow darkens part of the footprint too (held out: a navy Pole read
+        # sure on a Telepad printed navy, where the next Pole's low-sun shadow ended).
+        lone = (((((body | rim_seen) & looked & ~cast)
+                  | (body & ~rim_seen & ~looked & shade_may))
+                 & (footprint < cfg.shape_foot_least))
+                | (body & ~rim_seen & looked & ~cast & shade_may & (footprint < 1.0))
                 if feet is not None else np.zeros(64, bool))
         built = only & ~standing & ~walls_here & (body | cast | rim_seen) & ~lone
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,

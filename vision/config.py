@@ -265,6 +265,10 @@ class ClassifyConfig:
     # with a body of body_with_foot times its own (a shadow darkens a body's axis and the
     # mat beside it alike, so it cannot give both)
     foot_shade_margin: float = 0.15
+    # ... and past its length by up to this factor: the start Poles' shadows share less of
+    # their faint tips (held out: a low sun's shadow reached the next space's footprint,
+    # learned a third of a space short of it)
+    shadow_may_stretch: float = 1.5
     foot_past_shadow: float = 2.0
     body_with_foot: float = 0.5
     # ... and a body or a rim with no shadow of its own makes a Pole only over a footprint

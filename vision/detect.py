@@ -301,7 +301,8 @@ class Detector:
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
-                    self._shading = (shading_spaces(self.pole_shadow, reach),
+                    self._shading = (shading_spaces(self.pole_shadow, reach,
+                                                    CLASSIFY.shadow_may_stretch),
                                      wall_shading(self.pole_shadow, reach, self.geometry))
                 by_poles, by_walls = self._shading
                 foot_threshold = self.foot_threshold

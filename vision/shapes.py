@@ -576,12 +576,19 @@ def shadow_point_spaces(shadow: PoleShadow, camera: CameraModel,
     return np.packbits(bits, axis=1).reshape(*pts.shape[:-1], 8)
 
 
-def shading_spaces(shadow: PoleShadow | None, reach: float) -> np.ndarray:
+def shading_spaces(shadow: PoleShadow | None, reach: float, stretch: float = 1.0
+                   ) -> np.ndarray:
     """(64, 64) bool: for each space, the other spaces whose Pole may cast its shadow within
     ``reach`` of its centre (its footprint). A Pole stands at its space's centre, so its
-    shadow falls at that centre plus ``shadow``'s offsets (this table's Pole shadow); with
-    no shadow learned (soft light, whose shadows are faint, not absent), every neighbour's
-    may."""
+    shadow falls at that centre plus ``shadow``'s offsets (this table's Pole shadow), and
+    with ``stretch`` > 1 at those offsets lengthened up to that many times too, in steps of
+    a tenth (the shadow learned is the part every start Pole's shares, short of its faint
+    tip); with no shadow learned (soft light, whose shadows are faint, not absent), every
+    neighbour's may."""
+    if shadow is not None and stretch > 1.0:
+        scales = np.arange(1.0, stretch + 1e-9, 0.1)
+        shadow = PoleShadow(np.concatenate([shadow.offsets * k for k in scales]),
+                            np.tile(shadow.change, len(scales)))
     if shadow is None:
         out = np.zeros((64, 64), bool)
         nb = _NEIGHBOURHOOD

@@ -336,6 +336,34 @@ def test_a_body_alone_where_a_shadow_may_fall_and_none_is_known_needs_more() -> 
     assert read(True, 1.5, 3.0 * CLASSIFY.rim_over_bare)[0]  # a rim, and its footprint
 
 
+def test_a_body_alone_where_a_shadow_may_fall_and_its_own_shows_not_needs_its_footprint(
+        ) -> None:
+    """Issue 16, "soft shadows must not flip a space" (the twelfth Blender draw, held out:
+    navy and silver pieces on grey laminate in a low sun; a navy Pole read sure on e8, a
+    Telepad printed navy, where f8's shadow ended): the passing shadow's edge drew a body,
+    and darkened half the footprint. A body alone, no rim, where a neighbour's shadow may
+    fall and the Pole's own shadow is in view and not there, is no Pole over a footprint
+    short of a Pole's change, and leaves the space unsure; with its own shadow seen, the
+    footprint changed as under a Pole, a rim, or where no shadow may fall, it is one."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(8, "e7")
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # navy on a navy pad: north's mute
+    bodies = _at(q, 1.2)
+
+    def read(shaded: bool, footprint: float, own_shadow: float, rim: float = 0.0
+             ) -> tuple[bool, float]:
+        cast = _at(q, own_shadow)
+        return _read_one(layout, q, (labels, loglik, camouflage), 2, shaded, footprint,
+                         bodies=bodies, rims=_at(q, rim), shadows=lambda occupied: cast)
+
+    standing, conf = read(True, 0.6, 0.0)
+    assert not standing and conf < CLASSIFY.unsure_below
+    assert read(True, 0.6, 1.0)[0]  # its own shadow cast
+    assert read(True, 1.2, 0.0)[0]  # its footprint changed as under a Pole
+    assert read(True, 1.2, 0.0, 3.0 * CLASSIFY.rim_over_bare)[0]  # a rim, and its footprint
+    assert read(False, 0.6, 0.0)[0]  # no neighbour's shadow may fall there
+    assert read(True, 0.6, np.nan)[0]  # its own shadow out of view
+
+
 def test_a_body_a_rim_and_a_changed_footprint_inside_walls_are_a_pole() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (Blender draws: cream or
     maroon Poles inside their own Ports on a glossy laminate, read bare and unsure): inside

@@ -294,6 +294,23 @@ def test_a_neighbours_shadow_reaches_a_footprint_off_the_learned_shadows_core() 
     assert not shaded[e6, f5]  # the core leans west, yet ends a space short of e6's centre
 
 
+def test_a_neighbours_shadow_may_reach_past_the_learned_shadows_tip() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the twelfth Blender draw, held out:
+    silver and navy pieces on grey laminate in a low sun; a navy Pole read sure on e8, a
+    Telepad printed navy, where f8's shadow ended): the shadow learned is the part every
+    start Pole's shadow shares, and one Pole's reaches past it by its faint tip. Stretched
+    by ``shadow_may_stretch``, f8's shadow learned to 0.6 of a space west reaches e8's
+    footprint; as learned it does not, and it reaches no space east or beyond e8."""
+    west = PoleShadow(np.array([[-0.6, -0.1], [-0.5, -0.1], [-0.4, 0.0], [-0.3, -0.1]]),
+                      np.full(4, -0.35))
+    e8, f8, g8, d8 = 60, 61, 62, 59
+    reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
+    assert not shading_spaces(west, reach)[e8, f8]
+    stretched = shading_spaces(west, reach, CLASSIFY.shadow_may_stretch)
+    assert stretched[e8, f8]
+    assert not stretched[g8, f8] and not stretched[d8, f8]
+    assert stretched.sum() < 64 and not stretched[np.arange(64), np.arange(64)].any()
+
 def test_a_footprint_is_shaded_only_from_where_the_light_casts_shadows_onto_it() -> None:
     """A neighbour's shadow changes a footprint as a Pole would: the footprint cue is not
     used where a piece stands that casts one there. A Pole stands at its space's centre:
