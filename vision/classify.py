@@ -1386,6 +1386,7 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
     (:func:`_yielding_lines`), until no space's arrangement claims a line another's holds:
     a space that yields one line may then read a Port on lines its other neighbours'
     walls stand on (three neighbours' walls round a bare space)."""
+    first = best
     aside = np.zeros((64, 4), bool)
     known = np.zeros(64, bool)
     seen: np.ndarray | None = None
@@ -1413,7 +1414,49 @@ def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray
         aside |= yields
         scores = _arrangement_scores(np.where(aside[..., None], 0.0, edge_ll))
         best = np.argmax(scores, axis=1)
+    if aside.any():
+        back = _lines_given_back(edge_ll, first, best, aside)
+        if back.any():
+            sq, edge = np.nonzero(back)
+            aside[sq, edge] = True
+            aside[_ACROSS[sq, edge], _ACROSS_EDGE[edge]] = False
+            scores = _arrangement_scores(np.where(aside[..., None], 0.0, edge_ll))
     return scores
+
+
+_ACROSS_SAFE = np.maximum(_ACROSS, 0)
+_ONE_PORT = np.array([len(ports) == 1 and not tele for ports, tele in _CONFIGS])
+
+
+def _lines_given_back(edge_ll: np.ndarray, first: np.ndarray, best: np.ndarray,
+                      aside: np.ndarray) -> np.ndarray:
+    """(64, 4) bool: the edges a space takes back from its neighbour across, after the
+    lines were settled (``aside`` (64, 4): the edges each space yielded; ``first`` (64,):
+    each space's arrangement before, ``best`` (64,) after; ``edge_ll`` (64, 4, 3)). A Port
+    is two walls. Where a space's Port has yielded one wall's line and stands on the other
+    alone, a line its neighbour yielded to it while losing the Port it read there, the two
+    Ports each lean on one wall: the line goes back to the neighbour where its other wall
+    shows more, by ``port_margin``, than this space's yielded one (walls either side of
+    one line read as a third space's Port between two neighbours' Ports, each of which
+    holds one of its lines)."""
+    side = _CONFIG_STATES[best]
+    was = _CONFIG_STATES[first]
+    # each edge's own evidence for the wall an arrangement stands there, none set aside
+    raw = edge_ll[(*_SPACE_EDGE, np.maximum(was, 1))] - edge_ll[..., 0]
+    one = _ONE_PORT[best] & ((side > 0) & aside).any(axis=1)  # a Port with a line yielded
+    held = one[:, None] & (side > 0) & ~aside  # the wall it still stands on
+    there = _ACROSS_SAFE, _ACROSS_EDGE
+    theirs = ((_ACROSS >= 0) & held & aside[there] & (was[there] == side)
+              & _ONE_PORT[first][_ACROSS_SAFE] & ~(side > 0).any(axis=1)[_ACROSS_SAFE])
+    if not theirs.any():
+        return np.zeros((64, 4), bool)
+    # the other wall's evidence: this space's yielded one, the neighbour's in its first Port
+    mine = np.where((side > 0) & aside, raw, -np.inf).max(axis=1)  # (64,)
+    other = np.where(was > 0, raw, -np.inf)  # (64, 4)
+    other_there = other[_ACROSS_SAFE]  # (64, 4 edges, 4 of the neighbour's edges)
+    skip = np.arange(4)[None, None, :] == _ACROSS_EDGE[None, :, None]
+    theirs_other = np.where(skip, -np.inf, other_there).max(axis=2)  # (64, 4)
+    return theirs & (theirs_other >= np.maximum(mine, 0.0)[:, None] + CLASSIFY.port_margin)
 
 
 def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
@@ -1474,8 +1517,12 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
             lead > -CLASSIFY.line_against)
     # Spaces whose every wall is shared have no other edge to call (lead 0 both sides).
     neither = (lead <= 0) & (lead[there] <= 0)
-    return shared & ~still & (still[there] | np.where(neither, strength[there] > strength,
-                                                      lead[there] > lead))
+    # ... unless one's other edges speak against its wall (line_against) and the other's
+    # do not: a Port is two walls, and a wall whose space shows its other one absent is
+    # the likelier blur of the wall across.
+    against = lead <= -CLASSIFY.line_against * CLASSIFY.port_margin
+    weaker = np.where(against != against[there], against, strength[there] > strength)
+    return shared & ~still & (still[there] | np.where(neither, weaker, lead[there] > lead))
 
 
 def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,

@@ -114,6 +114,36 @@ def test_walls_of_two_sides_on_one_line_do_not_explain_each_other() -> None:
     assert decide(ll) == {"d4": (("se", SOUTH),), "e4": (("sw", 2),)}
 
 
+def test_a_wall_whose_space_shows_its_other_wall_absent_yields_the_line() -> None:
+    """Issue 16 (simulated, seed 2027, scene 16: walnut Ports on a dark print at 10°): f6's
+    ne Port puts walls on the f6/f7 and f6/g6 lines, and g6's sw Port stands on the f6/g6
+    line too. The tall wall leaning over f7 lights f7's samples of the line more than
+    f6's, but f7's other edges show bare mat: a Port is two walls, so f7 yields the line
+    and f6 keeps its Port, where the stronger light alone had given it to f7."""
+    ll = edges(f6_n=30.0, f6_e=30.0, g6_w=45.0, g6_s=30.0, f7_s=50.0)
+    ll[sq("f7"), EDGE["e"]] = (0.0, -36.0, -60.0)
+    ll[sq("f7"), EDGE["w"]] = (0.0, -40.0, -60.0)
+    assert decide(ll) == {"f6": (("ne", SOUTH),), "g6": (("sw", SOUTH),)}
+
+
+def test_a_port_read_between_two_neighbours_ports_gives_their_line_back() -> None:
+    """Issue 16 (simulated, seed 2027, scene 16; the tenth Blender draw's navy/silver b2
+    shows the same): f6's ne and g7's nw Ports put walls on both of f7's lines (f6/f7 and
+    f7/g7), each lighting f7's samples too, and f6's other line is g6's Port's as well.
+    f7 yields the f7/g7 line to g7, whose other wall shows, and f6 both of its lines, so
+    f7 read a Port standing on one wall alone, the other neighbour's. Its line goes back
+    to f6, whose other wall shows far more than f7's."""
+    ll = edges(f6_n=34.0, f6_e=65.0, g6_w=45.0, g6_s=30.0, f7_s=57.0, f7_e=7.5,
+               g7_w=70.0, g7_n=45.0)
+    assert decide(ll) == {"f6": (("ne", SOUTH),), "g6": (("sw", SOUTH),),
+                          "g7": (("nw", SOUTH),)}
+    # Where f6's other wall shows little more than f7's (less than port_margin more), the
+    # lines stay as settled (the seventh Blender draw's b1: a Port's wall hidden behind
+    # the other side's wall back to back with it, the neighbour's other wall faint too).
+    ll[sq("f6"), EDGE["e"]] = (-20.0, 0.0, -60.0)
+    assert decide(ll)["f7"] == (("se", SOUTH),)
+
+
 def fit(ll: np.ndarray, ports_per_side: int) -> dict[str, tuple]:
     """The board as read (decide) and then fitted to a set of ``ports_per_side`` a side."""
     scores = ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
