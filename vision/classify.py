@@ -1662,6 +1662,31 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     return (((layout.top_wall_bits & same[:, None]) != 0) & voting).any(axis=1)
 
 
+def _shaded_by_feet(by_foot: np.ndarray, shaded_with: Callable[[np.ndarray], np.ndarray],
+                    shaded: np.ndarray, footprint: np.ndarray) -> np.ndarray:
+    """(64,) bool: the spaces of ``by_foot`` (64,) bool, Poles their footprints alone show,
+    on whose footprint another of them, its footprint changed more (``footprint`` (64,)),
+    may cast its shadow where theirs may not fall back on it (of two that may shade each
+    other, neither says the other is a shadow; a shadow darkens a footprint less than a
+    Pole standing on it changes it). ``shaded_with``: given one more Pole (64,) bool, the
+    footprints a shadow may fall on (64,) bool; ``shaded`` (64,): those without it."""
+    out = np.zeros(64, bool)
+    cands = np.flatnonzero(by_foot)
+    if len(cands) < 2:
+        return out
+    casts = {}
+    for q in cands:
+        one = np.zeros(64, bool)
+        one[q] = True
+        casts[int(q)] = shaded_with(one) & ~shaded
+    for y in cands:
+        for x in cands:
+            if (x != y and casts[int(y)][x] and not casts[int(x)][y]
+                    and footprint[y] > footprint[x]):
+                out[x] = True
+    return out
+
+
 def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     """(64,) each space's Pole rim (:func:`vision.shapes.pole_rim`, NaN: not in view; 0
     there) against what this frame's bare spaces show (1: a rim): ``rim_over_bare`` times
@@ -1849,6 +1874,17 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # ... and where its own shadow shows beside it: a neighbour's shadow passing over
         # the footprint does not also cast one from this space's centre.
         foot = (footprint >= 1.0) & (~shade_may | past_shade | cast)
+        if feet is not None:
+            # A Pole its footprint alone shows casts a shadow too: a neighbour's footprint
+            # that changed alone where that shadow may fall, and whose own may not fall back
+            # on it, changed by that shadow (held out: a cream Pole in its own Port on white
+            # laminate, its long blue shadow over the next space read as a cream Pole, sure).
+            shade_may = shade_may | _shaded_by_feet(
+                only & ~standing & ~maybe & foot,
+                lambda pole: feet(standing | maybe | pole, _CONFIG_STATES[best] > 0)[1],
+                shade_may, footprint)
+            past_shade = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
+            foot = (footprint >= 1.0) & (~shade_may | past_shade | cast)
         # A top read alone over a footprint that cannot tell (coloured like the mat there)
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare

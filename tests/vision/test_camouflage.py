@@ -364,6 +364,39 @@ def test_a_body_alone_where_a_shadow_may_fall_and_its_own_shows_not_needs_its_fo
     assert read(True, 0.6, np.nan)[0]  # its own shadow out of view
 
 
+def test_a_footprint_a_neighbours_footprint_pole_may_shade_is_its_shadow() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the thirteenth Blender draw, held
+    out: cream and maroon pieces on white laminate under two lamps; a cream Pole read sure
+    on e4, where e3's cream Pole, in its own Port and seen by its footprint alone, cast
+    its long blue shadow): a Pole its footprint alone shows casts a shadow too. A
+    neighbour's footprint changed less, where that shadow may fall and whose own may not
+    fall back, is that shadow: no Pole, and unsure. Where it changed more, or the two may
+    shade each other, both stand."""
+    layout, e3, (labels, loglik, camouflage), _, _ = _disc_evidence(28, "e3")
+    e4 = sq("e4")
+    camouflage[:, :, 0] = True  # cream on white: south's discs mute everywhere
+    change = np.zeros(64)
+
+    def read(e3_change: float, e4_change: float, back: bool) -> tuple[bool, bool, float]:
+        change[e3], change[e4] = e3_change, e4_change
+
+        def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            shaded = np.zeros(64, bool)
+            shaded[e4] = poles[e3]  # e3's shadow falls north, on e4
+            shaded[e3] = back and poles[e4]
+            return change, shaded
+
+        standing, label, conf = _read_poles(labels, loglik, camouflage, layout,
+                                            np.zeros(64, int), feet=feet)
+        assert not standing[e3] or label[e3] == 1  # the side whose discs are mute
+        return bool(standing[e3]), bool(standing[e4]), float(conf[e4])
+
+    assert read(3.4, 3.0, False)[:2] == (True, False)
+    assert read(3.4, 3.0, False)[2] < CLASSIFY.unsure_below
+    assert read(3.0, 3.4, False)[:2] == (True, True)  # e4 changed more than a shadow
+    assert read(3.4, 3.0, True)[:2] == (True, True)  # each may shade the other
+
+
 def test_a_body_a_rim_and_a_changed_footprint_inside_walls_are_a_pole() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (Blender draws: cream or
     maroon Poles inside their own Ports on a glossy laminate, read bare and unsure): inside
