@@ -105,6 +105,7 @@ class Imported:
     differs: tuple[str, ...] = ()
 
 
+READ_ATTEMPTS = 3  # reads of one match before its file is called damaged (get_match)
 _MATCH_COLUMNS = "id, game, players, start, started_at, ended_at, result, tags, turn_count"
 _SUMMARY_COLUMNS = ("id, game, players, started_at, ended_at, result, turn_count, "
                     f"json_extract(tags, '$.{NAME_TAG}')")
@@ -462,8 +463,17 @@ class MatchStore:
         return self.list_matches(unfinished=True)
 
     def get_match(self, match_id: MatchId) -> Match:
-        with self._read() as conn:
-            return self._load_match(conn, match_id)
+        # A snapshot that reads inconsistent once (a reader beside a busy writer, SQLite
+        # 3.40's WAL: an event of a turn past the turns read, in one read transaction) is
+        # read again; a damaged file reads the same every time, and says so.
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                with self._read() as conn:
+                    return self._load_match(conn, match_id)
+            except StoreCorruptError:
+                if attempt == READ_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")  # READ_ATTEMPTS >= 1
 
     def _load_match(self, conn: sqlite3.Connection, match_id: MatchId) -> Match:
         row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?",

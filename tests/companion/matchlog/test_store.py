@@ -14,6 +14,7 @@ from companion.matchlog import (
     DieRoll,
     DieSource,
     IllegalMove,
+    Match,
     MatchId,
     MatchLogError,
     MatchNotFoundError,
@@ -21,6 +22,7 @@ from companion.matchlog import (
     Note,
     Resolution,
     Result,
+    StoreCorruptError,
     TurnRecord,
     default_db_path,
 )
@@ -237,3 +239,30 @@ def test_store_creates_its_folder_and_opening_missing_without_create_fails(
     assert not path.parent.exists()
     MatchStore(path).close()
     assert path.is_file()
+
+
+def test_a_match_read_inconsistent_once_is_read_again_and_damage_still_named(
+        store: MatchStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 6's readers beside a busy writer (the concurrency test failed so twice, with
+    SQLite 3.40's WAL): one read of a match saw an event of a turn past the turns it read.
+    A snapshot read inconsistent is read again; a match that reads damaged every time is
+    still reported so, naming the file."""
+    match_id = record(store, random_match(7, 6))
+    real = MatchStore._load_match
+    failures = iter([True])
+
+    def flaky(self: MatchStore, conn: sqlite3.Connection, mid: MatchId) -> Match:
+        if next(failures, False):
+            raise StoreCorruptError(f"{self.path}: match {mid} cannot be read: event of "
+                                    "turn 9 out of order (match has 6 turns)")
+        return real(self, conn, mid)
+
+    monkeypatch.setattr(MatchStore, "_load_match", flaky)
+    assert len(store.get_match(match_id).turns) == 6
+
+    def damaged(self: MatchStore, conn: sqlite3.Connection, mid: MatchId) -> Match:
+        raise StoreCorruptError(f"{self.path}: match {mid} cannot be read: damaged")
+
+    monkeypatch.setattr(MatchStore, "_load_match", damaged)
+    with pytest.raises(StoreCorruptError, match="damaged"):
+        store.get_match(match_id)
