@@ -1870,10 +1870,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # with half a body over it, is still a Pole: a shadow cannot give both.
         body_part = (np.zeros(64) if bodies is None else nan_to(bodies, 0.0)
                      ) / cfg.body_with_foot
-        past_shade = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
         # ... and where its own shadow shows beside it: a neighbour's shadow passing over
         # the footprint does not also cast one from this space's centre.
-        foot = (footprint >= 1.0) & (~shade_may | past_shade | cast)
+        def feet_stand(shade_may: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            past = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
+            return past, (footprint >= 1.0) & (~shade_may | past | cast)
+
+        past_shade, foot = feet_stand(shade_may)
         if feet is not None:
             # A Pole its footprint alone shows casts a shadow too: a neighbour's footprint
             # that changed alone where that shadow may fall, and whose own may not fall back
@@ -1883,8 +1886,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 only & ~standing & ~maybe & foot,
                 lambda pole: feet(standing | maybe | pole, _CONFIG_STATES[best] > 0)[1],
                 shade_may, footprint)
-            past_shade = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
-            foot = (footprint >= 1.0) & (~shade_may | past_shade | cast)
+            past_shade, foot = feet_stand(shade_may)
         # A top read alone over a footprint that cannot tell (coloured like the mat there)
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare

@@ -466,14 +466,14 @@ class MatchStore:
         # A snapshot that reads inconsistent once (a reader beside a busy writer, SQLite
         # 3.40's WAL: an event of a turn past the turns read, in one read transaction) is
         # read again; a damaged file reads the same every time, and says so.
-        for attempt in range(READ_ATTEMPTS):
+        for _ in range(READ_ATTEMPTS - 1):
             try:
                 with self._read() as conn:
                     return self._load_match(conn, match_id)
             except StoreCorruptError:
-                if attempt == READ_ATTEMPTS - 1:
-                    raise
-        raise AssertionError("unreachable")  # READ_ATTEMPTS >= 1
+                continue
+        with self._read() as conn:
+            return self._load_match(conn, match_id)
 
     def _load_match(self, conn: sqlite3.Connection, match_id: MatchId) -> Match:
         row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?",
