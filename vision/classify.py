@@ -1634,12 +1634,19 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
                 set_size: tuple[int, int]) -> str | None:
     """"pole" or "port" where the board (Poles standing (64,) bool of side (64,), Port
     arrangements (64,)) reads exactly one piece of that kind more or fewer than the set
-    (Poles, Ports) of a side has, and every other piece as the set has; else None. One
-    misreading is fitted to the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more
-    pieces off than that are something else (a hand read as pieces), for the hand check."""
-    poles = np.abs(_poles_of_each_side(standing, side) - set_size[0]).sum()
-    ports = np.abs(_CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]).sum()
-    return "pole" if (poles, ports) == (1, 0) else "port" if (poles, ports) == (0, 1) else None
+    (Poles, Ports) of a side has, and every other piece as the set has; "both" where it
+    reads one Port more and one Pole fewer, or one Pole more and one Port fewer (one thing
+    seen, read as the wrong kind: a Pole's body and shadow as walls round it, with its top
+    then explained by them); else None. One misreading is fitted to the set
+    (:func:`_fit_the_poles`, :func:`_fit_the_set`); more pieces off than that, or two more
+    or two fewer, are something else (a hand read as pieces, or hiding them), for the
+    hand check."""
+    poles = _poles_of_each_side(standing, side) - set_size[0]
+    ports = _CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]
+    off = (int(np.abs(poles).sum()), int(np.abs(ports).sum()))
+    if off == (1, 1):
+        return "both" if poles.sum() == -ports.sum() else None
+    return "pole" if off == (1, 0) else "port" if off == (0, 1) else None
 
 
 def _pole_leans(labels: np.ndarray, layout: SampleLayout) -> np.ndarray:
@@ -2029,7 +2036,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     standing, top_label, conf_pole = poles_for(order[:, 0])
     if set_size is not None:
         off = _pieces_off(standing, top_label, order[:, 0], set_size)
-        if off == "port":
+        if off in ("port", "both"):
             fitted, most = _fit_the_set(scores, order[:, 0], set_size[1], unshared)
             conf_ports = np.minimum(conf_ports, most)
             was = order[:, 0].copy()
@@ -2040,7 +2047,11 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             gained = _CONFIG_PORTS[fitted].sum(axis=1) > _CONFIG_PORTS[was].sum(axis=1)
             if ((fitted != was) & ~(gained & ~standing)).any():
                 standing, top_label, conf_pole = poles_for(fitted)
-        elif off == "pole":
+            # the Ports first: a wall read away may show the Pole it hid, and the Poles'
+            # fit then sees the board as it now stands
+            if off == "both":
+                off = _pieces_off(standing, top_label, fitted, set_size)
+        if off == "pole":
             standing, top_label, conf_pole = _fit_the_poles(
                 standing, top_label, conf_pole, _pole_leans(labels, layout), set_size[0])
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]], standing)

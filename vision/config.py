@@ -350,6 +350,17 @@ class GateConfig:
     beyond_the_set: int = 2
     beyond_the_set_sure: float = 0.5
     off_the_set: int = 4
+    # The print under a hand coloured like the mat (skin over light wood): across each edge
+    # (vision.shapes.veiled_lines) the empty look's pattern, at least line_kept_structure
+    # log lightness a point over line_kept_points points, of which a shade keeps all and a
+    # hand less than line_kept. A space with veiled_edges such edges no piece read explains
+    # is veiled; veiled_spaces side by side are a hand (in 264 Blender and devset photos
+    # without one no two veiled spaces touched; hands over the print veiled 3 to 12)
+    line_kept: float = 0.5
+    line_kept_structure: float = 0.03
+    line_kept_points: int = 21
+    veiled_edges: int = 2
+    veiled_spaces: int = 3
     # The band round the grid, where no piece ever stands (vision.gate.Surround): places
     # surround_step spaces apart all round; at each, the first surround_rows offsets out of
     # surround_offsets whose line of sight clears any piece on the mat by surround_clear

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.classify import (
+    CORNER_EDGES,
     SIDES,
     ColourModel,
     PieceGeometry,
@@ -34,6 +36,7 @@ from vision.classify import (
     undo_drift,
     unexplained_spaces,
 )
+from vision.classify import EDGES as SPACE_EDGES
 from vision.config import CLASSIFY, GATE
 from vision.errors import VisionError
 from vision.gate import Palette, Surround
@@ -41,6 +44,7 @@ from vision.geometry import CameraModel, camera_model
 from vision.matfind import EDGES, MatFix, MatTracker
 from vision.shapes import (
     LineLayout,
+    LinePatterns,
     Maps,
     PoleAxes,
     PoleRims,
@@ -51,6 +55,7 @@ from vision.shapes import (
     foot_change,
     lightness_at,
     line_layout,
+    line_patterns,
     lines_in_shadow,
     log_change,
     pole_axes,
@@ -63,6 +68,7 @@ from vision.shapes import (
     shadow_in_view,
     shadow_point_spaces,
     shadow_points,
+    veiled_lines,
     wall_shading,
     wall_structure,
     with_structure,
@@ -153,6 +159,8 @@ class Detector:
                                                                             default=None)
     _shapes: tuple[LineLayout, PoleAxes, PoleRims, ShadowOnLines | None] | None = field(
         init=False, default=None)
+    # the empty look's pattern across every edge, with the profiles it was read from
+    _line_patterns: tuple[LineLayout, LinePatterns] | None = field(init=False, default=None)
     # the camera's homography and where the wall profiles, Pole axes and rims lie in its
     # image
     _shape_maps: tuple[np.ndarray, Maps, Maps, Maps] | None = field(init=False, default=None)
@@ -294,10 +302,10 @@ class Detector:
                                                      self.tint, plain)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = shadows = feet = rims = None
+        walls = bodies = shadows = feet = rims = at_lines = None
         if empty is not None and side_like is not None:
-            walls, bodies, shadows, rims = self._shapes_seen(image, cam, layout,
-                                                             discs_like, edge_like)
+            walls, bodies, shadows, rims, at_lines = self._shapes_seen(image, cam, layout,
+                                                                       discs_like, edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
@@ -335,6 +343,17 @@ class Detector:
         if self.set_size is not None and pieces_over_the_mat(readings, self.set_size,
                                                              self.whole_set):
             return self._occluded(fix)
+        # A hand coloured like the mat (skin over light wood) reads as bare mat, but hides
+        # the print under it: the grid lines across spaces side by side, no piece read there
+        if at_lines is not None and self.empty_lines is not None and self._shapes is not None:
+            lines = self._shapes[0]
+            if self._line_patterns is None or self._line_patterns[0] is not lines:
+                self._line_patterns = (lines, line_patterns(self.empty_lines, lines))
+            poles = np.array([r.pole is not None for r in readings])
+            veiled = veiled_lines(at_lines, self._line_patterns[1], poles,
+                                  walls_on_lines(readings))
+            if veiled_together(veiled.sum(axis=1) >= GATE.veiled_edges) >= GATE.veiled_spaces:
+                return self._occluded(fix)
         self._tracked = False
         conf = np.array([r.confidence for r in readings])
         return Detection(position_json(readings), conf, fix)
@@ -343,16 +362,17 @@ class Detector:
                      discs_like: bool, edge_like: np.ndarray
                      ) -> tuple[Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
                                 np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None,
-                                np.ndarray | None]:
+                                np.ndarray | None, np.ndarray | None]:
         """What the shapes of pieces coloured like the mat say (:mod:`vision.shapes`), for
         :func:`vision.classify.read_board`: walls, Pole bodies, Pole shadows and the rims of
         Pole tops. Each only
         where the empty-mat photo gave its points' look, and where some wall (``edge_like``
         (64, 4, 2)) or Pole disc (``discs_like``) looks like a side's colour on the bare
-        mat: elsewhere colour tells every piece."""
+        mat: elsewhere colour tells every piece. Last, the lightness across every edge
+        (64, 4, J, K), for the hand check (:func:`vision.shapes.veiled_lines`)."""
         walls = bodies = shadows = rims = None
         if self.empty_lines is None:
-            return None, None, None, None
+            return None, None, None, None, None
         if self._shapes is None:  # planned once: the empty look was read at the home fix
             lines = line_layout(cam, self.geometry)
             self._shapes = (lines, pole_axes(cam, self.geometry), pole_rims(cam, self.geometry),
@@ -362,8 +382,9 @@ class Detector:
             self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
                                 sample_maps(axes.points, cam, axes.heights),
                                 sample_maps(rim_plan.points, cam, rim_plan.heights))
+        # read every frame: the hand check looks across every line too (veiled_lines)
+        at_lines = lightness_at(image, self._shape_maps[1])
         if edge_like.any():
-            at_lines = lightness_at(image, self._shape_maps[1])
             empty_lines = self.empty_lines
 
             def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
@@ -373,7 +394,7 @@ class Detector:
                                             lines_shaded),
                     edge_like, colour_walls_across(edge_sides, edge_like))
         if not discs_like:
-            return walls, None, None, None
+            return walls, None, None, None, at_lines
         if self.empty_axes is not None and self.body_threshold is not None:
             bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
                                self.noise) / self.body_threshold
@@ -403,13 +424,41 @@ class Detector:
                 clear = (touched & np.packbits(occupied).view(np.uint64)) == 0
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
                                          in_view & clear, shadow_change)
-        return walls, bodies, shadows, rims
+        return walls, bodies, shadows, rims, at_lines
 
     def _occluded(self, fix: MatFix) -> Detection:
         if self._tracked:  # a hand over the lines must not pull the mat's fix off
             self._tracker.undo()
             self._tracked = False
         return Detection(None, np.zeros(64), fix, occluded=True)
+
+
+def walls_on_lines(readings: list[SpaceReading]) -> np.ndarray:
+    """(64, 4) bool, EDGES order: a wall read standing on each edge's grid line, the space's
+    own or its neighbour's across the line (``readings`` (64), a Teleport walls all four)."""
+    own = np.zeros((64, 4), bool)
+    for sq, r in enumerate(readings):
+        for corner, _ in r.ports:
+            for edge in CORNER_EDGES[corner]:
+                own[sq, SPACE_EDGES.index(edge)] = True
+    grid = own.reshape(8, 8, 4)  # rank, file, edge
+    out = grid.copy()
+    s, n, w, e = (SPACE_EDGES.index(x) for x in "snwe")
+    out[1:, :, s] |= grid[:-1, :, n]
+    out[:-1, :, n] |= grid[1:, :, s]
+    out[:, 1:, w] |= grid[:, :-1, e]
+    out[:, :-1, e] |= grid[:, 1:, w]
+    return out.reshape(64, 4)
+
+
+def veiled_together(veiled: np.ndarray) -> int:
+    """The most spaces of ``veiled`` (64,) bool, index file + 8 * rank, side by side (4-way
+    connected)."""
+    count, labels = cv2.connectedComponents(veiled.reshape(8, 8).astype(np.uint8),
+                                            connectivity=4)
+    if count <= 1:
+        return 0
+    return int(np.bincount(labels.ravel())[1:].max())
 
 
 def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],

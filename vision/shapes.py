@@ -45,7 +45,7 @@ from vision.classify import (
     neighbour_squares,
     pole_cylinders,
 )
-from vision.config import CLASSIFY
+from vision.config import CLASSIFY, GATE
 from vision.geometry import CameraModel
 from vision.raycast import Rays, clearance_each
 from vision.stats import clip, median, median_of_sorted, sorted_along
@@ -274,6 +274,63 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     each = np.sqrt((np.where(on_mat[:, :, None], own, 0.0) ** 2).sum(axis=3) / n_k[..., None])
     score = np.minimum(shape, masked_median(each, whole)) / sigma
     return np.asarray(np.where(enough, score, np.nan), np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class LinePatterns:
+    """The empty photo's pattern across every edge, for :func:`veiled_lines` (planned once
+    per camera fix, see :func:`line_patterns`).
+
+    pattern: (64, 4, J, K) float32 log lightness of each profile across the edge about its
+    own mean (0 where a point is off the mat); strength: (64, 4) its sum of squares;
+    readable: (64, 4) bool, the edges with at least ``line_kept_points`` points and
+    ``line_kept_structure`` log lightness a point to lose; poles_in_view: (64, 4) int16, the
+    neighbours' Poles (:class:`LineLayout`'s bits) that any point of the edge's profiles
+    sees past."""
+
+    pattern: np.ndarray
+    strength: np.ndarray
+    readable: np.ndarray
+    poles_in_view: np.ndarray
+
+
+def line_patterns(empty: np.ndarray, lines: LineLayout) -> LinePatterns:
+    """The empty look across every edge (``empty`` (64, 4, J, K) lightness,
+    :func:`lightness_at`) as :func:`veiled_lines` reads it."""
+    log = np.log(empty + CLASSIFY.line_dark)
+    use = np.isfinite(log)
+    log = np.where(use, log, 0.0)
+    count = use.sum(axis=3, keepdims=True)
+    pattern = np.where(use, log - log.sum(axis=3, keepdims=True) / np.maximum(count, 1), 0.0)
+    strength = (pattern * pattern).sum(axis=(2, 3))
+    points = use.sum(axis=(2, 3))
+    readable = ((points >= GATE.line_kept_points)
+                & (strength >= GATE.line_kept_structure ** 2 * np.maximum(points, 1)))
+    seen_past = np.bitwise_or.reduce(lines.poles_in_view.reshape(64, 4, -1), axis=2)
+    return LinePatterns(pattern.astype(np.float32), strength.astype(np.float32), readable,
+                        seen_past.astype(np.int16))
+
+
+def veiled_lines(light: np.ndarray, patterns: LinePatterns, poles: np.ndarray,
+                 walls: np.ndarray) -> np.ndarray:
+    """(64, 4) bool: the edges whose look across the line in the empty photo (the grid
+    line, a pad's print beside it; ``patterns``, :func:`line_patterns`) is gone, where no
+    piece read explains it: something over the mat hides the print (a hand coloured like
+    the mat, which neither colour nor the set's count tells from it). ``light``
+    (64, 4, J, K): lightness now (:func:`lightness_at`); ``poles`` (64,) bool: Poles read
+    standing, whose lines of sight leave an edge out; ``walls`` (64, 4) bool: a wall read
+    standing on the edge's line (the space's own or the neighbour's across it). In log
+    lightness a shade or an exposure scales the pattern across a line without changing its
+    shape: an edge is veiled where less than ``line_kept`` of it projects onto what is seen
+    now."""
+    standing = np.where(_NEIGHBOURHOOD >= 0, poles[np.maximum(_NEIGHBOURHOOD, 0)], False)
+    bits = (standing << np.arange(9)).sum(axis=1).astype(np.int16)
+    # (a point off the mat, NaN, weighs nought: np.fmax reads it as 0)
+    now = np.log(np.fmax(light, 0.0) + np.float32(CLASSIFY.line_dark))
+    # the pattern sums to nought across each profile: the frame's own mean drops out
+    kept = (now * patterns.pattern).sum(axis=(2, 3))
+    return (patterns.readable & ((patterns.poles_in_view & bits[:, None]) == 0)
+            & (kept < GATE.line_kept * patterns.strength) & ~walls)
 
 
 @dataclass(frozen=True, slots=True)

@@ -400,6 +400,55 @@ def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:
         assert detector.detect(frame.image).occluded, reach
 
 
+def test_a_hand_the_colour_of_the_mat_gives_no_position() -> None:
+    """Issue 16: no hand frame gives a position (held out, the fourteenth Blender draw's b4:
+    a hand over a light wood board, its border wood too, read as the bare mat under it
+    with every piece beside it right). Skin like the print, border and all, leaves neither
+    a colour nor an arm across the border to see: only the print it hides. The same board
+    without the hand still gives its position."""
+    from vision.mat import MatColours, MatModel
+
+    skin = (120, 160, 210)
+    wood = (122, 163, 207)
+    mat = MatModel(colours=MatColours(base=wood, trapezoid=(118, 158, 202),
+                                      centre=(100, 135, 180), line=(40, 55, 80),
+                                      border=wood), border=0.6)
+    scene = Scene(pose=CameraPose(tilt_deg=15, azimuth_deg=20), mat=mat, table="cloth",
+                  seed=7)
+    empty = render(EMPTY_BOARD, scene.with_(seed=99)).image
+    detector = calibrate(render(START, scene).image, empty=empty).detector()
+    clean = detector.detect(render(START, scene.with_(seed=5)).image)
+    assert clean.position is not None and same(clean.position, START)
+    for reach, from_deg, height in (((4.5, 4.5), 90, 1.0), ((3.5, 4.0), 270, 1.5),
+                                    ((5.5, 3.5), 0, 0.8)):
+        frame = render(START, scene.with_(seed=4), Hand(reach=reach, from_deg=from_deg,
+                                                        height=height, skin=skin))
+        assert frame.occluded
+        assert detector.detect(frame.image).occluded, reach
+
+
+def test_walls_on_lines_and_spaces_side_by_side() -> None:
+    """The hand check's bookkeeping: a Port's walls stand on its two edges' lines, seen from
+    the neighbours across them too; veiled spaces count side by side, not corner to
+    corner."""
+    from vision.classify import SpaceReading
+    from vision.detect import veiled_together, walls_on_lines
+
+    readings = [SpaceReading(None, (), 1.0)] * 64
+    readings[27] = SpaceReading(None, (("ne", "south"),), 1.0)  # d4: north and east walls
+    walls = walls_on_lines(readings)
+    assert np.flatnonzero(walls.any(axis=1)).tolist() == [27, 28, 35]
+    assert walls[27].tolist() == [False, True, False, True]  # s, n, w, e
+    assert walls[35].tolist() == [True, False, False, False]  # d5's south line
+    assert walls[28].tolist() == [False, False, True, False]  # e4's west line
+    veiled = np.zeros(64, bool)
+    veiled[[0, 9, 18]] = True  # a1, b2, c3: corner to corner
+    assert veiled_together(veiled) == 1
+    veiled[[1, 10]] = True  # b1 and c2 join them
+    assert veiled_together(veiled) == 5
+    assert veiled_together(np.zeros(64, bool)) == 0
+
+
 def test_a_low_hand_that_hides_a_pole_as_it_shows_ports_gives_no_position() -> None:
     """Issue 16 (no hand frame gives a position; simulated, seed 2027): a hand low over g3
     and h3, the colour of the maple pieces, read as three unsure Ports and hid h3's Pole:

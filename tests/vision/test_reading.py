@@ -296,15 +296,22 @@ def test_poles_off_by_more_than_one_are_left_as_read() -> None:
             read_poles(standing, side)
 
 
-def test_only_one_piece_off_the_set_on_the_whole_board_is_fitted() -> None:
-    """Issue 16 (no hand frame gives a position): a Pole and a Port off together, or two
-    of either, is no single misreading, and is left for the hand check (beyond_the_set)."""
+def the_start_set() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The start position's Port arrangements (64,), Poles standing (64,) and their sides
+    (64,), the whole set of each side on the mat."""
     one_port = np.full(64, config(None))
     for name, corner in (("b2", "sw"), ("c3", "sw"), ("f3", "se"), ("g2", "se")):
         one_port[sq(name)] = config(corner, SOUTH)
     for name, corner in (("b7", "nw"), ("c6", "nw"), ("f6", "ne"), ("g7", "ne")):
         one_port[sq(name)] = config(corner, 2)
     standing, side, _ = poles(**THREE_SOUTH, e1=(SOUTH, 1.0), **FOUR_NORTH)
+    return one_port, standing, side
+
+
+def test_only_one_piece_off_the_set_on_the_whole_board_is_fitted() -> None:
+    """Issue 16 (no hand frame gives a position): a Pole and a Port both short, or two of
+    either, is no single misreading, and is left for the hand check (beyond_the_set)."""
+    one_port, standing, side = the_start_set()
     assert _pieces_off(standing, side, one_port, (4, 4)) is None
     fewer = one_port.copy()
     fewer[sq("b2")] = config(None)
@@ -315,6 +322,30 @@ def test_only_one_piece_off_the_set_on_the_whole_board_is_fitted() -> None:
     assert _pieces_off(short, side, fewer, (4, 4)) is None
     fewer[sq("b7")] = config(None)
     assert _pieces_off(standing, side, fewer, (4, 4)) is None
+
+
+def test_one_pole_short_and_one_port_over_is_one_thing_read_as_the_wrong_kind() -> None:
+    """Issue 16 (held out, the fourteenth Blender draw's b3: a beige Pole in its own Port
+    on a checker, its body and shadow read as the Port's missing two walls, a Teleport,
+    whose walls then explained the Pole's top away): a Pole fewer and a Port more, or a
+    Pole more and a Port fewer, is fitted ("both": the Ports first, then the Poles); a
+    Pole and a Port both over stay for the hand check."""
+    one_port, standing, side = the_start_set()
+    more = one_port.copy()
+    more[sq("d4")] = config("ne", SOUTH)
+    short = standing.copy()
+    short[sq("e1")] = False
+    assert _pieces_off(short, side, more, (4, 4)) == "both"
+    fewer = one_port.copy()
+    fewer[sq("b7")] = config(None)
+    over = standing.copy()
+    over[sq("d5")], side[sq("d5")] = True, 2
+    assert _pieces_off(over, side, fewer, (4, 4)) == "both"
+    # a north Pole over and a south Port short: still one thing read as the wrong kind
+    south_short = one_port.copy()
+    south_short[sq("b2")] = config(None)
+    assert _pieces_off(over, side, south_short, (4, 4)) == "both"
+    assert _pieces_off(over, side, more, (4, 4)) is None
 
 
 NORTH = 2

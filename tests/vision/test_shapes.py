@@ -29,6 +29,7 @@ from vision.shapes import (
     foot_change,
     learn_pole_shadow,
     line_layout,
+    line_patterns,
     pole_body,
     pole_rim,
     pole_rims,
@@ -37,6 +38,7 @@ from vision.shapes import (
     shadow_offsets,
     shadow_point_spaces,
     shadow_points,
+    veiled_lines,
     wall_shading,
     wall_structure,
     with_structure,
@@ -429,6 +431,35 @@ def test_a_pole_read_standing_silences_the_profiles_past_it() -> None:
     assert wall_structure(light, empty, lines, poles)[10, 1] > CLASSIFY.line_structure
     poles[10] = True
     assert np.isnan(wall_structure(light, empty, lines, poles)[10]).all()
+
+
+GRID_LINE = np.array([0.0, 0.0, -0.5, -0.6, -0.5, 0.0, 0.0])  # a printed line across
+
+
+def test_a_line_hidden_under_something_held_over_it_is_veiled_a_shaded_one_is_not() -> None:
+    """Issue 16 (held out, the fourteenth Blender draw's b4: a hand the colour of the light
+    wood board read as bare mat): across a grid line the empty photo's pattern stays under
+    a shade or another exposure, which scale lightness, and goes under a hand; a wall read
+    on the line, a Pole read in its view, or a print too faint to lose, says nothing."""
+    rng = np.random.default_rng(3)
+    empty = (0.7 * np.exp(GRID_LINE) * np.ones((64, 4, J, K))).astype(np.float32)
+    light = (empty * np.exp(rng.normal(0, 0.01, empty.shape))).astype(np.float32)
+    light[5] *= 0.5  # f1 in a shadow: its lines as printed, darker
+    light[20] = 0.8  # e3 under a hand, smooth and lit: its lines gone
+    light[21] = 0.8  # f3 too, but a wall read on its west line
+    light[22] = 0.8  # g3 too, but its own Pole read standing in view of every profile
+    empty[23, :] = 0.7  # h3 printed plain: nothing to lose
+    light[23] = 0.8
+    walls = np.zeros((64, 4), bool)
+    walls[21, 2] = True
+    poles = np.zeros(64, bool)
+    poles[22] = True
+    veiled = veiled_lines(light, line_patterns(empty, _lines({22: 1 << 4})), poles, walls)
+    assert veiled[20].all()
+    assert veiled[21].tolist() == [True, True, False, True]
+    assert not veiled[22].any() and not veiled[23].any()
+    assert not veiled[5].any()
+    assert veiled.sum() == 7
 
 
 def test_shape_speaks_only_for_sides_coloured_like_the_mat() -> None:
