@@ -1513,8 +1513,14 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
         # wall across explains (its lit top, or its shadow, need not look like that wall's
         # side; a shadow on wood may look plainly like dark wood). Where the other wall is
         # on a shared line too, or out of sight, they say nothing (lead about 0).
+        # ... and only where its colour tells it from the wall across (by port_margin): a
+        # face of that wall in its own shade, dark and tinted by the light, may fit either
+        # side's colour as well as the other and no blend of the lit wall (a lime wall's
+        # shaded face and bluish shadow under a warm LED, read as a purple wall across).
+        told = (edge_ll[(*_SPACE_EDGE, side)]
+                - edge_ll[(*_SPACE_EDGE, np.maximum(side[there], 1))])
         still |= across & (strength >= CLASSIFY.port_margin) & (
-            lead > -CLASSIFY.line_against)
+            lead > -CLASSIFY.line_against) & (told >= CLASSIFY.port_margin)
     # Spaces whose every wall is shared have no other edge to call (lead 0 both sides).
     neither = (lead <= 0) & (lead[there] <= 0)
     # ... unless one's other edges speak against its wall (line_against) and the other's

@@ -423,6 +423,31 @@ def test_two_sides_walls_back_to_back_that_no_blend_explains_all_stand() -> None
         "f5": (("se", SOUTH),), "f4": (("ne", NORTH),), "g5": (("nw", NORTH),)}
 
 
+def test_a_walls_shaded_face_that_fits_either_sides_colour_is_the_wall_across() -> None:
+    """Issue 16 (held out, the fourteenth Blender draw's b4: lime and purple on a wood
+    board under a warm LED strip): north's a7 nw Port stands on the a7/a8 line. Its shaded
+    face and bluish shadow, on a8's side of the line, fit south's purple as well as north's
+    lime, and no blend of the lit lime wall with the mat. One wall seen from both sides:
+    a8 yields the line to a7, whose other wall calls for it, and its sw Port (read sure,
+    a fifth of south's) is left to its other edge, the mat's own edge, which barely calls
+    for a wall: unsure, for the set's count to fit. Seen in south's colour far better than
+    in north's, a8's wall stands, sure: Ports of either side may stand back to back."""
+    walls = {"a7_n": (NORTH, -0.5, -50.0), "a7_w": (NORTH, -0.5, -50.0),
+             "a8_s": (SOUTH, -3.0, -15.0)}
+    for north_there, sure in ((-0.4, False), (-60.0, True)):
+        ll, own, blend = seen_walls(**walls)
+        # a8's edges as that frame read them (s, n, w, e; bare mat, south, north)
+        ll[sq("a8")] = ((-96.0, -62.7, -62.7 + north_there), (-2.1, -25.3, -150.0),
+                        (-10.2, -7.3, -150.0), (0.0, -58.8, -64.9))
+        scores = ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+        again = _one_wall_per_line(ll, np.argmax(scores, axis=1), scores, own,
+                                   lambda rows, blend=blend: blend[rows])
+        a8 = np.sort(again[sq("a8")])[::-1]
+        assert int(np.argmax(again[sq("a8")])) == config("sw", SOUTH)
+        assert bool(a8[0] - a8[1] >= CLASSIFY.port_margin) is sure, north_there
+        assert int(np.argmax(again[sq("a7")])) == config("nw", NORTH)
+
+
 def test_a_wall_whose_ports_other_wall_is_seen_absent_yields_its_line() -> None:
     """Issue 16 (a held-out Blender draw: maroon and cream Ports on a white laminate under
     a warm LED strip): south's a2 sw Port stands on the a1/a2 line, and its lit top looks
