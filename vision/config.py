@@ -356,9 +356,12 @@ class GateConfig:
     # hand less than line_kept. A space with veiled_edges such edges no piece read explains
     # is veiled; veiled_spaces side by side are a hand (in 264 Blender and devset photos
     # without one no two veiled spaces touched; hands over the print veiled 3 to 12)
+    # (read at line_kept_along of the wall profiles' places along each edge, off its ends,
+    # where the neighbours' walls meet it)
     line_kept: float = 0.5
     line_kept_structure: float = 0.03
-    line_kept_points: int = 21
+    line_kept_points: int = 14
+    line_kept_along: tuple[int, ...] = (1, 3, 5)
     veiled_edges: int = 2
     veiled_spaces: int = 3
     # The band round the grid, where no piece ever stands (vision.gate.Surround): places

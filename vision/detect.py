@@ -163,7 +163,9 @@ class Detector:
     _line_patterns: tuple[LineLayout, LinePatterns] | None = field(init=False, default=None)
     # the camera's homography and where the wall profiles, Pole axes and rims lie in its
     # image
-    _shape_maps: tuple[np.ndarray, Maps, Maps, Maps] | None = field(init=False, default=None)
+    # (and the wall profiles at line_kept_along of their places along, for the hand check)
+    _shape_maps: tuple[np.ndarray, Maps, Maps, Maps, Maps] | None = field(init=False,
+                                                                          default=None)
     # where each space's Pole shadow lies in the image, which of it is in view, and which
     # spaces (packed bits) may touch each point of it (vision.shapes.shadow_point_spaces)
     _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
@@ -302,10 +304,10 @@ class Detector:
                                                      self.tint, plain)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = shadows = feet = rims = at_lines = None
+        walls = bodies = shadows = feet = rims = across = None
         if empty is not None and side_like is not None:
-            walls, bodies, shadows, rims, at_lines = self._shapes_seen(image, cam, layout,
-                                                                       discs_like, edge_like)
+            walls, bodies, shadows, rims, across = self._shapes_seen(image, cam, layout,
+                                                                     discs_like, edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
@@ -345,12 +347,14 @@ class Detector:
             return self._occluded(fix)
         # A hand coloured like the mat (skin over light wood) reads as bare mat, but hides
         # the print under it: the grid lines across spaces side by side, no piece read there
-        if at_lines is not None and self.empty_lines is not None and self._shapes is not None:
+        if across is not None and self.empty_lines is not None and self._shapes is not None:
             lines = self._shapes[0]
             if self._line_patterns is None or self._line_patterns[0] is not lines:
-                self._line_patterns = (lines, line_patterns(self.empty_lines, lines))
+                along = list(GATE.line_kept_along)
+                self._line_patterns = (lines, line_patterns(
+                    self.empty_lines[:, :, along], lines.poles_in_view[:, :, along]))
             poles = np.array([r.pole is not None for r in readings])
-            veiled = veiled_lines(at_lines, self._line_patterns[1], poles,
+            veiled = veiled_lines(across, self._line_patterns[1], poles,
                                   walls_on_lines(readings))
             if veiled_together(veiled.sum(axis=1) >= GATE.veiled_edges) >= GATE.veiled_spaces:
                 return self._occluded(fix)
@@ -368,8 +372,9 @@ class Detector:
         Pole tops. Each only
         where the empty-mat photo gave its points' look, and where some wall (``edge_like``
         (64, 4, 2)) or Pole disc (``discs_like``) looks like a side's colour on the bare
-        mat: elsewhere colour tells every piece. Last, the lightness across every edge
-        (64, 4, J, K), for the hand check (:func:`vision.shapes.veiled_lines`)."""
+        mat: elsewhere colour tells every piece. Last, the lightness across every edge at
+        ``line_kept_along`` of its places (64, 4, len(line_kept_along), K), for the hand
+        check (:func:`vision.shapes.veiled_lines`)."""
         walls = bodies = shadows = rims = None
         if self.empty_lines is None:
             return None, None, None, None, None
@@ -378,13 +383,18 @@ class Detector:
             self._shapes = (lines, pole_axes(cam, self.geometry), pole_rims(cam, self.geometry),
                             lines_in_shadow(lines, self.pole_shadow))
         lines, axes, rim_plan, lines_shaded = self._shapes
+        along = list(GATE.line_kept_along)
         if self._shape_maps is None or not np.array_equal(self._shape_maps[0], cam.homography):
             self._shape_maps = (cam.homography, sample_maps(lines.points, cam),
                                 sample_maps(axes.points, cam, axes.heights),
-                                sample_maps(rim_plan.points, cam, rim_plan.heights))
-        # read every frame: the hand check looks across every line too (veiled_lines)
-        at_lines = lightness_at(image, self._shape_maps[1])
+                                sample_maps(rim_plan.points, cam, rim_plan.heights),
+                                sample_maps(lines.points[:, :, along], cam))
+        # the hand check looks across every line, every frame (veiled_lines), at a few
+        # places along each: all of them where walls are read from their shape too
+        across = None
         if edge_like.any():
+            at_lines = lightness_at(image, self._shape_maps[1])
+            across = at_lines[:, :, along]
             empty_lines = self.empty_lines
 
             def walls(poles: np.ndarray, edge_ll: np.ndarray, edge_sides: np.ndarray
@@ -393,8 +403,10 @@ class Detector:
                     edge_ll, wall_structure(at_lines, empty_lines, lines, poles, self.noise,
                                             lines_shaded),
                     edge_like, colour_walls_across(edge_sides, edge_like))
+        if across is None:
+            across = lightness_at(image, self._shape_maps[4])
         if not discs_like:
-            return walls, None, None, None, at_lines
+            return walls, None, None, None, across
         if self.empty_axes is not None and self.body_threshold is not None:
             bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
                                self.noise) / self.body_threshold
@@ -424,7 +436,7 @@ class Detector:
                 clear = (touched & np.packbits(occupied).view(np.uint64)) == 0
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
                                          in_view & clear, shadow_change)
-        return walls, bodies, shadows, rims, at_lines
+        return walls, bodies, shadows, rims, across
 
     def _occluded(self, fix: MatFix) -> Detection:
         if self._tracked:  # a hand over the lines must not pull the mat's fix off

@@ -294,9 +294,10 @@ class LinePatterns:
     poles_in_view: np.ndarray
 
 
-def line_patterns(empty: np.ndarray, lines: LineLayout) -> LinePatterns:
+def line_patterns(empty: np.ndarray, poles_in_view: np.ndarray) -> LinePatterns:
     """The empty look across every edge (``empty`` (64, 4, J, K) lightness,
-    :func:`lightness_at`) as :func:`veiled_lines` reads it."""
+    :func:`lightness_at`) as :func:`veiled_lines` reads it; ``poles_in_view``
+    (64, 4, J, K): the same points' :attr:`LineLayout.poles_in_view`."""
     log = np.log(empty + CLASSIFY.line_dark)
     use = np.isfinite(log)
     log = np.where(use, log, 0.0)
@@ -306,7 +307,7 @@ def line_patterns(empty: np.ndarray, lines: LineLayout) -> LinePatterns:
     points = use.sum(axis=(2, 3))
     readable = ((points >= GATE.line_kept_points)
                 & (strength >= GATE.line_kept_structure ** 2 * np.maximum(points, 1)))
-    seen_past = np.bitwise_or.reduce(lines.poles_in_view.reshape(64, 4, -1), axis=2)
+    seen_past = np.bitwise_or.reduce(poles_in_view.reshape(64, 4, -1), axis=2)
     return LinePatterns(pattern.astype(np.float32), strength.astype(np.float32), readable,
                         seen_past.astype(np.int16))
 

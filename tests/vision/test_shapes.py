@@ -454,7 +454,8 @@ def test_a_line_hidden_under_something_held_over_it_is_veiled_a_shaded_one_is_no
     walls[21, 2] = True
     poles = np.zeros(64, bool)
     poles[22] = True
-    veiled = veiled_lines(light, line_patterns(empty, _lines({22: 1 << 4})), poles, walls)
+    veiled = veiled_lines(light, line_patterns(empty, _lines({22: 1 << 4}).poles_in_view),
+                          poles, walls)
     assert veiled[20].all()
     assert veiled[21].tolist() == [True, True, False, True]
     assert not veiled[22].any() and not veiled[23].any()
