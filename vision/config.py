@@ -355,7 +355,7 @@ class GateConfig:
     # log lightness a point over line_kept_points points, of which a shade keeps all and a
     # hand less than line_kept. A space with veiled_edges such edges no piece read explains
     # is veiled; veiled_spaces side by side are a hand (in 264 Blender and devset photos
-    # without one no two veiled spaces touched; hands over the print veiled 3 to 12)
+    # without one no space was veiled; 8 of 44 hands veiled 3 to 12 side by side, 5 two)
     # (read at line_kept_along of the wall profiles' places along each edge, off its ends,
     # where the neighbours' walls meet it)
     line_kept: float = 0.5
