@@ -351,13 +351,13 @@ class GateConfig:
     beyond_the_set_sure: float = 0.5
     off_the_set: int = 4
     # The print under a hand coloured like the mat (skin over light wood): across each edge
-    # (vision.shapes.veiled_lines) the empty look's pattern, at least line_kept_structure
-    # log lightness a point over line_kept_points points, of which a shade keeps all and a
-    # hand less than line_kept. A space with veiled_edges such edges no piece read explains
-    # is veiled; veiled_spaces side by side are a hand (in 264 Blender and devset photos
-    # without one no space was veiled; 8 of 44 hands veiled 3 to 12 side by side, 5 two)
-    # (read at line_kept_along of the wall profiles' places along each edge, off its ends,
-    # where the neighbours' walls meet it)
+    # (vision.shapes.veiled_lines), at line_kept_along of the wall profiles' places along it
+    # (off its ends, where the neighbours' walls meet it), the empty look's pattern, at
+    # least line_kept_structure log lightness a point over line_kept_points points, of
+    # which a shade keeps all and a hand less than line_kept. A space with veiled_edges
+    # such edges no piece read explains is veiled; veiled_spaces side by side are a hand
+    # (in 264 Blender and devset photos without one no space was veiled; 8 of 44 hands
+    # veiled 3 to 12 side by side, 5 two)
     line_kept: float = 0.5
     line_kept_structure: float = 0.03
     line_kept_points: int = 14

@@ -218,6 +218,13 @@ def lines_in_shadow(lines: LineLayout, shadow: PoleShadow | None) -> ShadowOnLin
     return out
 
 
+def poles_near(poles: np.ndarray) -> np.ndarray:
+    """(64,) int16: for each space, which of its neighbourhood's spaces (bit n, as
+    :attr:`LineLayout.poles_in_view`'s) hold a Pole of ``poles`` (64,) bool."""
+    standing = np.where(_NEIGHBOURHOOD >= 0, poles[np.maximum(_NEIGHBOURHOOD, 0)], False)
+    return (standing << np.arange(9)).sum(axis=1).astype(np.int16)
+
+
 def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
                    poles: np.ndarray, noise: float = 1.0,
                    in_shadow: ShadowOnLines | None = None) -> np.ndarray:
@@ -231,8 +238,7 @@ def wall_structure(light: np.ndarray, empty: np.ndarray, lines: LineLayout,
     face, and a wall standing in it still shows)."""
     cfg = CLASSIFY
     change = log_change(light, empty)
-    standing = np.where(_NEIGHBOURS >= 0, poles[np.maximum(_NEIGHBOURS, 0)], False)  # (64, 9)
-    bits = (standing << np.arange(9)).sum(axis=1).astype(np.int16)
+    bits = poles_near(poles)
     if in_shadow is not None:
         shade = np.zeros(change.size, np.float32)
         for q in np.flatnonzero(poles):
@@ -324,8 +330,7 @@ def veiled_lines(light: np.ndarray, patterns: LinePatterns, poles: np.ndarray,
     lightness a shade or an exposure scales the pattern across a line without changing its
     shape: an edge is veiled where less than ``line_kept`` of it projects onto what is seen
     now."""
-    standing = np.where(_NEIGHBOURHOOD >= 0, poles[np.maximum(_NEIGHBOURHOOD, 0)], False)
-    bits = (standing << np.arange(9)).sum(axis=1).astype(np.int16)
+    bits = poles_near(poles)
     # (a point off the mat, NaN, weighs nought: np.fmax reads it as 0)
     now = np.log(np.fmax(light, 0.0) + np.float32(CLASSIFY.line_dark))
     # the pattern sums to nought across each profile: the frame's own mean drops out
