@@ -634,7 +634,12 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         # mat it is coloured (a white wall's lit top and shaded face on cream paper): a
         # sample just as the empty mat looked is no side's, whatever its colour; unless
         # it belongs to a group that changed as a whole (``changed``).
-        unchanged = np.where(known & ~changed, np.maximum(cfg.piece_changes - de, 0.0), 0.0)
+        # Only as sure as light needs no tint to explain it: a shadow's tint (a lamp's
+        # faint shadow yellower) may take a side's colour to the shaded mat's (a beige
+        # Pole's top on cream paper), and such a sample cannot tell either way.
+        still = de if tint is None else bare_mat_distance(feat, ref, noise, bright, shade)
+        unchanged = np.where(known & ~changed, np.maximum(cfg.piece_changes - still, 0.0),
+                             0.0)
         ds = np.sqrt(ds * ds + unchanged * unchanged)
         dn = np.sqrt(dn * dn + unchanged * unchanged)
         side = np.minimum(ds, dn)
