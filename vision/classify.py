@@ -620,7 +620,7 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         ref = np.empty(np.broadcast_shapes(empty.shape, feat.shape), np.result_type(empty, feat))
         for c in range(3):  # one channel at a time (see colour_channels)
             ref[..., c] = np.where(known, empty[..., c], feat[..., c])
-        de = bare_mat_distance(feat, ref, noise, bright, shade, tint)
+        de, still = bare_mat_distances(feat, ref, noise, bright, shade, tint)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
         # changed as a piece changes it (piece_changes) still shows something there. Less
         # is what a noisy camera does to print of a side's colour, as often as not.
@@ -637,7 +637,6 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         # Only as sure as light needs no tint to explain it: a shadow's tint (a lamp's
         # faint shadow yellower) may take a side's colour to the shaded mat's (a beige
         # Pole's top on cream paper), and such a sample cannot tell either way.
-        still = de if tint is None else bare_mat_distance(feat, ref, noise, bright, shade)
         unchanged = np.where(known & ~changed, np.maximum(cfg.piece_changes - still, 0.0),
                              0.0)
         ds = np.sqrt(ds * ds + unchanged * unchanged)
@@ -783,6 +782,14 @@ def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.nda
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
                       bright: float | None = None, shade: float | None = None,
                       tint: np.ndarray | None = None) -> np.ndarray:
+    """How unlike the bare mat's look ``ref`` features are (both (..., 3)): see
+    :func:`bare_mat_distances`, whose first value this is."""
+    return bare_mat_distances(feat, ref, noise, bright, shade, tint)[0]
+
+
+def bare_mat_distances(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
+                       bright: float | None = None, shade: float | None = None,
+                       tint: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """How unlike the bare mat's look ``ref`` features are (both (..., 3)), in standard
     deviations of what light does to a bare mat between two photos: shadows and exposure
     scale lightness (a log ratio, shade allowed more than brightening), while chromaticity
@@ -791,7 +798,9 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     the brightening and shade allowed, where calibration measured this table's
     (:func:`light_allowances`); ``tint`` (K, 2) (or (2,) for one): the chromaticity shifts
     a shadow makes here per unit of log lightness (:func:`shadow_tint`), any of which may
-    come with any darkening: the nearest counts."""
+    come with any darkening: the nearest counts. Returns that distance (float32, (...)),
+    and the same without the tint (the same array where there is none): one pass for
+    both, as :func:`sample_evidence` needs each every frame."""
     cfg = CLASSIFY
     ratio = _log_lightness_ratio(feat, ref)
     sl = np.where(ratio < 0, cfg.bare_shade_sigma if shade is None else shade,
@@ -820,8 +829,12 @@ def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
         other = [((s - shade_by * t[k]) / sc) ** 2
                  for k, (s, sc) in enumerate(zip(shifts, scales, strict=True))]
         dc2 = np.minimum(dc2, other[0] + other[1])
-    dc = np.sqrt(dc2)
-    return (np.sqrt((ratio / sl) ** 2 + dc ** 2) / noise).astype(np.float32)
+    light2 = (ratio / sl) ** 2
+    tinted = (np.sqrt(light2 + dc2) / noise).astype(np.float32)
+    if not len(tints):
+        return tinted, tinted
+    plain2 = (shifts[0] / scales[0]) ** 2 + (shifts[1] / scales[1]) ** 2
+    return tinted, (np.sqrt(light2 + plain2) / noise).astype(np.float32)
 
 
 def _log_lightness_ratio(feat: np.ndarray, ref: np.ndarray) -> np.ndarray:

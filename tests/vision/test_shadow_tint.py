@@ -18,6 +18,7 @@ from tests.memo import remembered
 from vision.classify import (
     ColourModel,
     bare_mat_distance,
+    bare_mat_distances,
     colour_features,
     sample_evidence,
     shadow_tint,
@@ -237,3 +238,17 @@ def test_a_top_coloured_as_the_mat_in_a_tinted_shadow_cannot_be_told_from_it() -
     # without a tint such a top changed the look as a piece does, and says so
     labels, _, _ = sample_evidence(top[None], colours, look[None])
     assert labels[0, 0] == 2
+
+
+def test_both_distances_in_one_pass_are_each_as_alone() -> None:
+    """``bare_mat_distances`` gives the distance with the tint and without it in one pass
+    (sample_evidence needs both every frame): each as ``bare_mat_distance`` gives it."""
+    rng = np.random.default_rng(3)
+    feat, ref = (colour_features(rng.integers(20, 250, (64 * 38, 3)).astype(np.uint8))
+                 .reshape(64, 38, 3) for _ in range(2))
+    now, bare = _two_lamps(6)
+    tint = shadow_tint(now, bare)
+    for t in (None, tint, None if tint is None else tint[:1]):
+        with_tint, without = bare_mat_distances(feat, ref, 1.3, 0.05, 0.3, t)
+        assert np.array_equal(with_tint, bare_mat_distance(feat, ref, 1.3, 0.05, 0.3, t))
+        assert np.allclose(without, bare_mat_distance(feat, ref, 1.3, 0.05, 0.3), atol=1e-5)
