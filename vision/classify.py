@@ -1477,6 +1477,35 @@ def _lines_given_back(edge_ll: np.ndarray, first: np.ndarray, best: np.ndarray,
     return theirs & (theirs_other >= np.maximum(mine, 0.0)[:, None] + CLASSIFY.port_margin)
 
 
+def _port_partners() -> np.ndarray:
+    """(C, 4): for each arrangement and edge, the edge of the same Port's other wall (EDGES
+    index), -1 where the edge stands no wall or the Port is a Teleport (four walls)."""
+    partners = np.full((len(_CONFIGS), 4), -1)
+    for i, (ports, teleport) in enumerate(_CONFIGS):
+        for corner, _ in ports if not teleport else ():
+            a, b = (EDGES.index(e) for e in CORNER_EDGES[corner])
+            partners[i, a], partners[i, b] = b, a
+    return partners
+
+
+_PARTNERS = _port_partners()
+
+
+def _with_other_wall(strength: np.ndarray, edge_ll: np.ndarray, best: np.ndarray,
+                     shared: np.ndarray) -> np.ndarray:
+    """(64, 4): each edge's wall ``strength`` with how much better the same Port's other
+    wall explains its own edge than no wall does (arrangements ``best`` (64,), evidence
+    ``edge_ll`` (64, 4, 3)), where that wall is not on a line two spaces read walls on
+    (``shared`` (64, 4)): there its evidence may be the neighbour's, so it says nothing."""
+    partner = _PARTNERS[best]  # (64, 4)
+    at = np.maximum(partner, 0)
+    side = _CONFIG_STATES[best]
+    rows = np.arange(64)[:, None]
+    other = edge_ll[rows, at, side] - edge_ll[rows, at, 0]
+    says = (partner >= 0) & ~shared[rows, at]
+    return strength + np.where(says, other, 0.0)
+
+
 def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
                     wall_ll: np.ndarray | None = None,
                     blends: Callable[[np.ndarray], np.ndarray] | None = None
@@ -1543,9 +1572,13 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     neither = (lead <= 0) & (lead[there] <= 0)
     # ... unless one's other edges speak against its wall (line_against) and the other's
     # do not: a Port is two walls, and a wall whose space shows its other one absent is
-    # the likelier blur of the wall across.
+    # the likelier blur of the wall across. Short of that, each wall is weighed with its
+    # Port's other wall: one 8 clearer than its neighbour's is no likelier where its other
+    # wall looks 8 absent.
     against = lead <= -CLASSIFY.line_against * CLASSIFY.port_margin
-    weaker = np.where(against != against[there], against, strength[there] > strength)
+    weaker = np.where(against != against[there], against,
+                      _with_other_wall(strength, edge_ll, best, shared)[there]
+                      > _with_other_wall(strength, edge_ll, best, shared))
     return shared & ~still & (still[there] | np.where(neither, weaker, lead[there] > lead))
 
 

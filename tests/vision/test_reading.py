@@ -126,6 +126,30 @@ def test_a_wall_whose_space_shows_its_other_wall_absent_yields_the_line() -> Non
     assert decide(ll) == {"f6": (("ne", SOUTH),), "g6": (("sw", SOUTH),)}
 
 
+def test_a_wall_is_weighed_with_its_spaces_other_wall() -> None:
+    """Issue 16 (the fourteenth Blender draw's b2, silver/navy on glossy laminate): g2's se
+    Port lights g1's samples of the g1/g2 line a little more than g2's own, and g1's other
+    edge (w) shows bare mat, by less than line_against calls against. g2's other wall
+    says nothing (seen edge-on, out of the line's shared evidence). A Port is two walls:
+    g1's Port there is 12 for its north wall and 10 against for its west one, 2 in all,
+    g2's 9; so g1 yields the line, where the clearer wall alone had given it to g1."""
+    ll = edges(g1_n=12.0, g2_s=9.0)
+    ll[sq("g2"), EDGE["e"]] = (0.0, 0.0, -60.0)
+    assert decide(ll) == {"g2": (("se", SOUTH),)}
+
+
+def test_a_ports_other_wall_on_a_line_two_spaces_share_says_nothing() -> None:
+    """Issue 16 (simulated, seed 2027, scene 9: ivory/black on a dark print at 35°): d4's
+    ne Port stands its north wall back to back with d5's se Port's, so that line says
+    nothing of d4's (it is d5's light too). e4 reads a Port on the d4/e4 line a little
+    clearer than d4 (12 against 10), but e4's other wall looks absent (by 5): e4 yields.
+    That d4's west edge shows some wall (8: another arrangement without the d4/e4 wall
+    would fit d4 better, its north line set aside) is no call against its Port's wall."""
+    ll = edges(d4_n=20.0, d4_e=10.0, d4_w=8.0, d5_s=30.0, d5_e=30.0, e4_w=12.0)
+    ll[sq("e4"), EDGE["n"]] = (0.0, -5.0, -60.0)
+    assert decide(ll) == {"d4": (("ne", SOUTH),), "d5": (("se", SOUTH),)}
+
+
 def test_a_port_read_between_two_neighbours_ports_gives_their_line_back() -> None:
     """Issue 16 (simulated, seed 2027, scene 16; the tenth Blender draw's navy/silver b2
     shows the same): f6's ne and g7's nw Ports put walls on both of f7's lines (f6/f7 and
