@@ -905,13 +905,27 @@ def _check_start(found: Detection, with_empty: bool
             "light the mat more evenly, bring the camera nearer straight down, or use pieces "
             "that differ more from the mat, then calibrate again")
     if where:
-        hint = "" if with_empty else (
+        hint = ("; if the position is right, the pieces look otherwise than they are there: "
+                "light the mat more evenly (no direct sun or lamp glare on the pieces) and "
+                "calibrate again") if with_empty else (
             "; if the position is right, the mat's print is what misleads: add a photo of the "
             "empty mat from the same camera (--empty)")
+        got_poles = dict(seen["poles"])
+        differ = ", ".join(
+            f"{n} (the start has {_space_words(n, want_poles, want_ports)} there, read: "
+            f"{_space_words(n, got_poles, got_ports)})" for n in where)
         raise CalibrationError("the image does not show the start position (set up the Poles "
                                "on the central Telepads and the Ports on their Portpads); "
-                               f"spaces that differ: {', '.join(where)}{hint}")
+                               f"spaces that differ: {differ}{hint}")
     return (), ()
+
+
+def _space_words(name: str, poles: dict[str, str], ports: set[tuple[str, str, str]]) -> str:
+    """What a position (Poles by space, Ports as (space, side, corner)) has on space
+    ``name``, in words: "north's Pole and south's Port (nw)", or "nothing"."""
+    parts = [f"{poles[name]}'s Pole"] if name in poles else []
+    parts += [f"{side}'s Port ({corner})" for sq, side, corner in sorted(ports) if sq == name]
+    return " and ".join(parts) or "nothing"
 
 
 def with_intrinsics(profile: Profile, intrinsics: CameraIntrinsics) -> Profile:

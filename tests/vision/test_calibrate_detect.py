@@ -206,11 +206,29 @@ def test_a_pad_mark_neither_plain_mat_nor_a_sides_ink_explains_is_not_guessed() 
 
 
 def test_calibration_refuses_a_frame_that_is_not_the_start(profile: Profile) -> None:
+    """Issue 16: a refused start photo names each space that differs with what the start
+    has there and what was read, so a player can tell a piece out of place from pieces the
+    camera misreads."""
     moved = Position.from_json(START).to_json()
     side = moved["poles"].pop("d1")
     moved["poles"]["d4"] = side
-    with pytest.raises(CalibrationError, match="d1"):
+    with pytest.raises(CalibrationError) as refused:
         calibrate(render(moved, SCENE).image)
+    message = str(refused.value)
+    # (d4's bare look is learned from this photo itself, so its Pole is no difference here;
+    # with the empty mat it is, below)
+    assert f"d1 (the start has {side}'s Pole there, read: nothing)" in message
+    assert "--empty" in message
+
+
+def test_a_space_in_words() -> None:
+    from calibration.profile import _space_words
+
+    ports = {("b7", "north", "nw"), ("b7", "south", "se"), ("c6", "north", "nw")}
+    assert _space_words("b7", {"b7": "south"}, ports) == (
+        "south's Pole and north's Port (nw) and south's Port (se)")
+    assert _space_words("c6", {}, ports) == "north's Port (nw)"
+    assert _space_words("d4", {"b7": "south"}, ports) == "nothing"
 
 
 def test_a_piece_read_where_the_start_leaves_the_mat_bare_is_named_not_refused() -> None:
@@ -234,8 +252,13 @@ def test_a_piece_read_where_the_start_leaves_the_mat_bare_is_named_not_refused()
                 START)
     moved = Position.from_json(START).to_json()
     moved["poles"]["d4"] = moved["poles"].pop("d1")
-    with pytest.raises(CalibrationError, match="d1"):
+    # with the empty mat given, the print is no longer what may mislead: the light is
+    with pytest.raises(CalibrationError) as refused:
         calibrate(render(moved, scene).image, empty=empty)
+    message = str(refused.value)
+    assert "d1 (the start has south's Pole there, read: nothing)" in message
+    assert "d4 (the start has nothing there, read: south's Pole)" in message
+    assert "light the mat more evenly" in message and "--empty" not in message
 
 
 def test_calibration_bad_south_at() -> None:
