@@ -1576,9 +1576,8 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     # Port's other wall: one 8 clearer than its neighbour's is no likelier where its other
     # wall looks 8 absent.
     against = lead <= -CLASSIFY.line_against * CLASSIFY.port_margin
-    weaker = np.where(against != against[there], against,
-                      _with_other_wall(strength, edge_ll, best, shared)[there]
-                      > _with_other_wall(strength, edge_ll, best, shared))
+    whole = _with_other_wall(strength, edge_ll, best, shared)
+    weaker = np.where(against != against[there], against, whole[there] > whole)
     return shared & ~still & (still[there] | np.where(neither, weaker, lead[there] > lead))
 
 
