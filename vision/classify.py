@@ -1492,14 +1492,14 @@ _PARTNERS = _port_partners()
 
 
 def _with_other_wall(strength: np.ndarray, edge_ll: np.ndarray, best: np.ndarray,
-                     shared: np.ndarray) -> np.ndarray:
+                     side: np.ndarray, shared: np.ndarray) -> np.ndarray:
     """(64, 4): each edge's wall ``strength`` with how much better the same Port's other
-    wall explains its own edge than no wall does (arrangements ``best`` (64,), evidence
-    ``edge_ll`` (64, 4, 3)), where that wall is not on a line two spaces read walls on
-    (``shared`` (64, 4)): there its evidence may be the neighbour's, so it says nothing."""
+    wall explains its own edge than no wall does (arrangements ``best`` (64,), the side
+    each stands on each edge ``side`` (64, 4), evidence ``edge_ll`` (64, 4, 3)), where that
+    wall is not on a line two spaces read walls on (``shared`` (64, 4)): there its evidence
+    may be the neighbour's, so it says nothing."""
     partner = _PARTNERS[best]  # (64, 4)
     at = np.maximum(partner, 0)
-    side = _CONFIG_STATES[best]
     rows = np.arange(64)[:, None]
     other = edge_ll[rows, at, side] - edge_ll[rows, at, 0]
     says = (partner >= 0) & ~shared[rows, at]
@@ -1576,7 +1576,7 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     # Port's other wall: one 8 clearer than its neighbour's is no likelier where its other
     # wall looks 8 absent.
     against = lead <= -CLASSIFY.line_against * CLASSIFY.port_margin
-    whole = _with_other_wall(strength, edge_ll, best, shared)
+    whole = _with_other_wall(strength, edge_ll, best, side, shared)
     weaker = np.where(against != against[there], against, whole[there] > whole)
     return shared & ~still & (still[there] | np.where(neither, weaker, lead[there] > lead))
 
