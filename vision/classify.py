@@ -1998,8 +1998,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # (above): a neighbour's shadow across the space darkens its top disc into the dark
         # side's colour and draws a rim (held out: brown Poles' shadows under two lamps on
         # a light checker).
-        halves = (top_share + foot_share) / 2
-        half = (~only & ~standing & ~walls_here & ~top_mute & ~foot_mute & rim_seen & ~lone
+        # ... where one disc cannot tell (its samples as like the bare mat as the side's),
+        # the two discs' samples together that can (a red Pole seen straight down on a
+        # Telepad printed red: its top mute, its footprint half red; simulated seed 2028)
+        halves = np.where(top_mute | foot_mute, np.where(pool_mute, 0.0, pool_share),
+                          (top_share + foot_share) / 2)
+        half = (~only & ~standing & ~walls_here & rim_seen & ~lone
                 & (halves >= cfg.rim_share))
         standing = standing | half
         conf_pole = np.where(half, np.minimum(clip(rim / 2, 0.0, 1.0), halves), conf_pole)

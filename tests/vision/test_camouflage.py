@@ -255,6 +255,29 @@ def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     assert not standing[q]
 
 
+
+def test_a_rim_and_half_its_discs_read_together_where_its_top_cannot_tell() -> None:
+    """Issue 16 (simulated seed 2028, scene 0: calibration refused its start photo): a red
+    Pole straight down on a Telepad printed red, its top's samples no likelier red than the
+    bare print (the top disc mute), its footprint half red and the rim of its top in view.
+    The discs' samples that can tell, together, are half red: it stands, as where both discs
+    half tell. Without the rim it does not."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(0, "c1")
+    camouflage[q, top, 0] = True  # the top cannot tell south's red from the print
+    labels[q, top] = 1
+    loglik[q, top] = (-0.5, -0.5, -30.0)
+    some = foot[: (len(foot) + 1) // 2]
+    labels[q, some] = 1
+    loglik[q, some] = (-8.0, -0.5, -30.0)
+    rims = np.ones(64)
+    rims[q] = 3.0 * CLASSIFY.rim_over_bare
+    best = np.zeros(64, int)
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
+    assert not standing[q]
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
+    assert standing[q] and label[q] == 1 and conf[q] >= 0.5
+    assert not standing[np.arange(64) != q].any()
+
 def _at(q: int, value: float) -> np.ndarray:
     """(64,) ``value`` at space ``q``, 0 elsewhere."""
     out = np.zeros(64)
