@@ -229,6 +229,21 @@ def test_poles_read_from_both_discs_together() -> None:
     assert not standing[q]
 
 
+def _stands_by_its_rim(layout: SampleLayout, q: int, labels: np.ndarray, loglik: np.ndarray,
+                       camouflage: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Space ``q``'s evidence reads no Pole alone, and south's, sure, with the rim of its
+    top in view (nowhere else a Pole); returns those rims (64,) and the arrangements."""
+    rims = np.ones(64)
+    rims[q] = 3.0 * CLASSIFY.rim_over_bare
+    best = np.zeros(64, int)
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
+    assert not standing[q]
+    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
+    assert standing[q] and label[q] == 1 and conf[q] >= 0.5
+    assert not standing[np.arange(64) != q].any()
+    return rims, best
+
+
 def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     """Issue 16, "pieces the same colour as the mat's printing": a red Pole on a red-printed
     Telepad, straight down, lit much like the print under it, shows only about half its
@@ -238,14 +253,7 @@ def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     half = np.r_[top[: (len(top) + 1) // 2], foot[: (len(foot) + 1) // 2]]
     labels[q, half] = 1
     loglik[q, half] = (-8.0, -0.5, -30.0)
-    rims = np.ones(64)
-    rims[q] = 3.0 * CLASSIFY.rim_over_bare
-    best = np.zeros(64, int)
-    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
-    assert not standing[q]
-    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
-    assert standing[q] and label[q] == 1 and conf[q] >= 0.5
-    assert not standing[np.arange(64) != q].any()
+    rims, best = _stands_by_its_rim(layout, q, labels, loglik, camouflage)
     few = np.r_[top[:2], foot[:2]]
     labels[q] = 0
     labels[q, few] = 1
@@ -253,7 +261,6 @@ def test_a_rim_and_half_its_discs_in_a_sides_colour_are_its_pole() -> None:
     loglik[q, few] = (-8.0, -0.5, -30.0)
     standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
     assert not standing[q]
-
 
 
 def test_a_rim_and_half_its_discs_read_together_where_its_top_cannot_tell() -> None:
@@ -269,14 +276,7 @@ def test_a_rim_and_half_its_discs_read_together_where_its_top_cannot_tell() -> N
     some = foot[: (len(foot) + 1) // 2]
     labels[q, some] = 1
     loglik[q, some] = (-8.0, -0.5, -30.0)
-    rims = np.ones(64)
-    rims[q] = 3.0 * CLASSIFY.rim_over_bare
-    best = np.zeros(64, int)
-    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best)
-    assert not standing[q]
-    standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best, rims=rims)
-    assert standing[q] and label[q] == 1 and conf[q] >= 0.5
-    assert not standing[np.arange(64) != q].any()
+    _stands_by_its_rim(layout, q, labels, loglik, camouflage)
 
 def _at(q: int, value: float) -> np.ndarray:
     """(64,) ``value`` at space ``q``, 0 elsewhere."""
