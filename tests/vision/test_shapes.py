@@ -34,6 +34,7 @@ from vision.shapes import (
     pole_rim,
     pole_rims,
     pole_shadow_score,
+    rim_wall_shading,
     shading_spaces,
     shadow_offsets,
     shadow_point_spaces,
@@ -225,6 +226,32 @@ def test_rim_lines_past_a_neighbour_are_out_of_view() -> None:
     assert flat.points.shape == (64, CLASSIFY.rim_directions, 2, 2)
 
 
+def test_a_walls_shadow_shades_a_rim_where_its_lines_of_sight_meet_the_mat() -> None:
+    """Issue 16, "soft shadows must not flip a space" (a Blender draw: lime Ports' walls
+    beside bare spaces, seen 31 degrees from the west under a soft box, their shadows
+    falling north-west: the shadow's edge, where the lines of sight through the bare
+    space's Pole rim meet the mat, drew a rim and a purple Pole stood there, sure). Seen
+    at a slant from the west, a7's rim lines of sight meet the mat towards b7, where the
+    shadow of a wall on their shared line falls; seen from straight above they meet it
+    round a7's centre, out of that shadow's reach. With no shadow learned, every wall round
+    the space may shade it."""
+    north_west = PoleShadow(np.array([[-0.3, 0.2], [-0.5, 0.35], [-0.7, 0.5]]),
+                            np.array([-0.3, -0.3, -0.2]))
+    a7, b7, d4 = 48, 49, 27
+    w, e = 2, 3  # EDGES order: s, n, w, e
+    reach = CLASSIFY.foot_shade_margin
+    cams = {tilt: camera_model(render(EMPTY, Scene(pose=CameraPose(
+        tilt_deg=tilt, azimuth_deg=270), seed=1)).homography, 1280, 720) for tilt in (0, 31)}
+    slanted = rim_wall_shading(cams[31], pole_rims(cams[31]), north_west, reach)
+    assert slanted[a7, b7, w] and slanted[a7, a7, e]
+    straight = rim_wall_shading(cams[0], pole_rims(cams[0]), north_west, reach)
+    assert not straight[a7, b7, w] and not straight[a7, a7, e]
+    # a shadow falls away from the wall: never on the far side of it
+    assert not slanted[d4, d4 - 1].any() and not straight[d4, d4 - 1].any()
+    unknown = rim_wall_shading(cams[0], pole_rims(cams[0]), None, reach)
+    assert unknown[a7, b7].all() and unknown[d4, d4 + 9].all() and not unknown[d4, 0].any()
+
+
 def bare_footprints(seed: int) -> tuple[SampleLayout, np.ndarray, np.ndarray, np.ndarray]:
     """A straight-down camera's sample layout, an empty look of random lightness (64, S, 3),
     a frame of it with 1% noise, and the footprint samples' indices."""
@@ -274,8 +301,26 @@ def test_a_bare_corner_between_poles_is_measured_against_the_bare_mat_round_it()
     change = foot_change(*f32, layout, occupied=occupied)
     assert change[a1] < CLASSIFY.foot_structure
     assert change[a2] > 5 * CLASSIFY.foot_structure
-    # measured against every neighbour, the corner took its changed neighbours' for the light
-    assert foot_change(*f32, layout)[a1] > CLASSIFY.foot_structure
+    # measured against every neighbour too: a footprint as the empty photo showed it is no
+    # change, whatever its neighbours' did
+    assert foot_change(*f32, layout)[a1] < CLASSIFY.foot_structure
+
+
+def test_an_unchanged_footprint_among_shaded_bare_spaces_is_no_change() -> None:
+    """Issue 16, "soft shadows must not flip a space" (a Blender draw: cream Poles on
+    white laminate under two lamps, one low beside the mat: the Poles' long shadows lay
+    over half the bare spaces round f6, whose footprint had not changed at all; measured
+    against its neighbours' darkening it read as a cream Pole). A footprint just as the
+    empty photo showed it is bare mat; a Pole's body in the same place still changes it,
+    and so does one where the light round it dimmed evenly."""
+    layout, empty, feat, foot = bare_footprints(7)
+    f6 = 45
+    for q in (44, 46, 37, 53, 38):  # e6, g6, f5, f7, g5: bare, under long shadows
+        feat[q, foot, 0] *= 0.88
+    f32 = feat.astype(np.float32), empty.astype(np.float32)
+    assert foot_change(*f32, layout)[f6] < CLASSIFY.foot_structure
+    feat[f6, foot, 0] *= np.where(np.arange(len(foot)) % 2 == 0, 0.8, 1.2)  # lit and shaded
+    assert foot_change(feat.astype(np.float32), f32[1], layout)[f6] > 2 * CLASSIFY.foot_structure
 
 
 def test_a_neighbours_shadow_reaches_a_footprint_off_the_learned_shadows_core() -> None:
