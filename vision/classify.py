@@ -1859,8 +1859,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 shadows: Callable[[np.ndarray], np.ndarray] | None = None,
                 feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                 | None = None, rims: np.ndarray | None = None,
-                votes: _PoleVotes | None = None,
-                rim_shade: Callable[[np.ndarray], np.ndarray] | None = None
+                votes: _PoleVotes | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`).
@@ -1911,12 +1910,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # A neighbour's Pole casts a dark band as wide as a Pole's top across the space (low
         # sun): its edges pass for a rim. Where such a shadow may fall, a rim needs the
         # footprint's change with it.
-        # ... and so where a wall's shadow may fall where the rim's lines of sight meet the
-        # mat (a Port's wall beside a bare space seen at a slant: held out, purple Poles read
-        # sure beside lime Ports under a soft box, camera 31 degrees from straight down).
-        rim_shaded = shade_may if rim_shade is None else (
-            shade_may | rim_shade(_CONFIG_STATES[best] > 0))
-        rim_seen = (rim >= 1.0) & (~rim_shaded | (footprint >= 1.0))
+        rim_seen = (rim >= 1.0) & (~shade_may | (footprint >= 1.0))
         # A body or a rim alone, where the Pole's own shadow would show and does not, and
         # its footprint hardly changed, is no Pole: crossing lamps' shadows and the print's
         # edges draw either, while a Pole seen at a slant changes its footprint somewhat.
@@ -2035,9 +2029,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                | None = None,
                blends: Callable[[np.ndarray], np.ndarray] | None = None,
                rims: np.ndarray | None = None,
-               set_size: tuple[int, int] | None = None,
-               rim_shade: Callable[[np.ndarray], np.ndarray] | None = None
-               ) -> list[SpaceReading]:
+               set_size: tuple[int, int] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -2061,10 +2053,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     into the bare mat (:func:`blend_loglik`), which tells a wall's blurred edge across a
     grid line from another side's wall; ``rims`` (64,): how strongly each space shows the
     rim of a Pole's top (:func:`vision.shapes.pole_rim`; NaN: not in clear view), for Poles
-    coloured like the mat too, and ``rim_shade``: given the walls read standing (64, 4)
-    bool, where a wall's shadow may fall where a rim's lines of sight meet the mat (64,)
-    bool (:func:`vision.shapes.rim_wall_shading`; there a rim needs the footprint's change
-    with it); ``set_size``: the set's (Poles, Ports) of a side, all on the
+    coloured like the mat too; ``set_size``: the set's (Poles, Ports) of a side, all on the
     mat all game long (:func:`_fit_the_set`, :func:`_fit_the_poles`; None: as read, as for a
     start photo checked for pieces too many)."""
     cfg = CLASSIFY
@@ -2081,7 +2070,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     # ... and a Pole read standing may be what they saw
     votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows, feet, rims, votes, rim_shade)
+                        shadows, feet, rims, votes)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -2101,7 +2090,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         return _whose_poles(*(first if np.array_equal(arrangement, best)
                               else _read_poles(labels, loglik, camouflage, layout, arrangement,
                                                side_like, shaded, bodies, shadows, feet,
-                                               rims, votes, rim_shade)),
+                                               rims, votes)),
                             None if set_size is None else set_size[0])
 
     standing, top_label, conf_pole = poles_for(order[:, 0])

@@ -63,7 +63,6 @@ from vision.shapes import (
     pole_rim,
     pole_rims,
     pole_shadow_score,
-    rim_wall_shading,
     sample_maps,
     shading_spaces,
     shadow_in_view,
@@ -172,10 +171,8 @@ class Detector:
     _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
         init=False, default=None)
     # for each space, the spaces whose pieces' shadows may fall on its footprint
-    # ... and which of its own walls may shade it; and which walls may shade the mat its
-    # Pole rim's lines of sight meet (None: rims not read)
-    _shading: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = field(
-        init=False, default=None)
+    # ... and which of its own walls may shade it
+    _shading: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
     # ... and the spaces whose Pole's shadow may fall near each space's centre
     _shaded_by: np.ndarray | None = field(init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
@@ -307,20 +304,17 @@ class Detector:
                                                      self.tint, plain)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = shadows = feet = rims = across = rim_shade = None
+        walls = bodies = shadows = feet = rims = across = None
         if empty is not None and side_like is not None:
             walls, bodies, shadows, rims, across = self._shapes_seen(image, cam, layout,
                                                                      discs_like, edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
-                    self._shading = (
-                        shading_spaces(self.pole_shadow, reach, CLASSIFY.shadow_may_stretch),
-                        wall_shading(self.pole_shadow, reach, self.geometry),
-                        None if rims is None or self._shapes is None else rim_wall_shading(
-                            cam, self._shapes[2], self.pole_shadow,
-                            CLASSIFY.foot_shade_margin, self.geometry))
-                by_poles, by_walls, by_rim_walls = self._shading
+                    self._shading = (shading_spaces(self.pole_shadow, reach,
+                                                    CLASSIFY.shadow_may_stretch),
+                                     wall_shading(self.pole_shadow, reach, self.geometry))
+                by_poles, by_walls = self._shading
                 foot_threshold = self.foot_threshold
 
                 changes: dict[bytes, np.ndarray] = {}
@@ -335,12 +329,6 @@ class Detector:
                         changes[key] = foot_change(feat, empty, layout, self.noise,
                                                    poles) / foot_threshold
                     return changes[key], shaded
-
-                if by_rim_walls is not None:
-                    rim_walls = by_rim_walls
-
-                    def rim_shade(walls: np.ndarray) -> np.ndarray:
-                        return (rim_walls & walls[None]).any(axis=(1, 2))
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares, poles: teleport_diagonals(
                                   image, cam, squares, self.geometry, poles),
@@ -348,7 +336,7 @@ class Detector:
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
                                   self.colours, self.noise), rims,
-                              self.set_size if self.whole_set else None, rim_shade)
+                              self.set_size if self.whole_set else None)
         # One piece too many may be a misreading, which the referee names, and so may two
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood). Such a hand hides

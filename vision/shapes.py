@@ -704,51 +704,6 @@ def wall_shading(shadow: PoleShadow | None, reach: float,
     return out
 
 
-def _segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(...,) distance of points (..., 2) from the segment a-b (each (2,))."""
-    ab = b - a
-    t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
-    return np.linalg.norm(points - (a + t[..., None] * ab), axis=-1)
-
-
-def rim_wall_shading(camera: CameraModel, rims: PoleRims, shadow: PoleShadow | None,
-                     reach: float, geometry: PieceGeometry | None = None) -> np.ndarray:
-    """(64, 64, 4) bool: for each space, whether a wall standing on each edge (EDGES order)
-    of each space may cast its shadow within ``reach`` of where the lines of sight through
-    its Pole rim's points in clear view (``rims``) meet the mat: with no Pole there, the
-    camera sees the mat there, and a shadow's edge between a line's two points draws a rim
-    (a Port's wall beside a bare space, seen at a slant under a soft box). A wall's shadow
-    is a Pole's (``shadow``) scaled to the wall's height, from every point along the wall;
-    with no shadow learned, every wall of the spaces round it may."""
-    g = geometry or PieceGeometry()
-    c = camera.centre
-    lift = c[2] / np.maximum(c[2] - rims.heights, 1e-6)  # (64, N, 2)
-    landing = c[:2] + (rims.points - c[:2]) * lift[..., None]  # (64, N, 2, 2)
-    cast = (np.zeros((1, 2)) if shadow is None
-            else shadow.offsets * (g.wall_height / g.pole_height))
-    ends = {"s": ((0.0, 0.0), (1.0, 0.0)), "n": ((0.0, 1.0), (1.0, 1.0)),
-            "w": ((0.0, 0.0), (0.0, 1.0)), "e": ((1.0, 0.0), (1.0, 1.0))}
-    out = np.zeros((64, 64, 4), bool)
-    for q in range(64):
-        seen = landing[q][rims.clear[q]].reshape(-1, 2)
-        if not len(seen):
-            continue
-        qx, qy = q % 8, q // 8
-        for p in range(64):
-            px, py = p % 8, p // 8
-            if max(abs(px - qx), abs(py - qy)) > (1 if shadow is None else 2):
-                continue
-            for i, edge in enumerate(EDGES):
-                if shadow is None:
-                    out[q, p, i] = True
-                    continue
-                a, b = (np.add(e, (px, py), dtype=float) for e in ends[edge])
-                # the shadow: the wall moved by each offset; each point's distance from it
-                d = _segment_distance(seen[:, None] - cast[None], a, b)
-                out[q, p, i] = bool((d <= reach).any())
-    return out
-
-
 def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
                       in_view: np.ndarray, change: np.ndarray | None = None) -> np.ndarray:
     """(64,) float32: how much of a Pole's own shadow (``shadow``) each space casts, by

@@ -663,47 +663,6 @@ def test_a_rim_where_a_pole_shadow_may_fall_needs_the_footprint_with_it() -> Non
     assert read(True, 1.5)
 
 
-def test_a_rim_where_a_walls_shadow_may_meet_its_lines_of_sight_needs_the_footprint() -> None:
-    """Issue 16, "soft shadows must not flip a space" (a held-out Blender draw: purple and
-    lime pieces on a checker, seen 31 degrees from the west under a soft box: the shadow of
-    a lime Port's wall fell where the lines of sight through the bare space beside it met
-    the mat, and its edge drew the rim of a purple Pole's top, read sure, twice). Where a
-    wall read standing may shade the rim's view of the mat (``rim_shade``), a rim needs
-    the footprint's change with it; where none stands, the same rim is a Pole."""
-    from vision.classify import _CONFIGS
-
-    layout, q, (labels, loglik, camouflage), _, _ = _disc_evidence(31, "a7")
-    camouflage[:, :, 0] = True  # south coloured like the mat everywhere
-    b7 = sq("b7")
-    rims = np.ones(64)
-    rims[q] = 5.0 * CLASSIFY.rim_over_bare
-    change = np.zeros(64)
-    west = 2  # EDGES order: s, n, w, e
-
-    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return change, np.zeros(64, bool)
-
-    def rim_shade(walls: np.ndarray) -> np.ndarray:
-        shaded = np.zeros(64, bool)
-        shaded[q] = walls[b7, west]  # b7's west wall stands on the line a7 shares
-        return shaded
-
-    def read(port_beside: bool, footprint: float) -> bool:
-        best = np.zeros(64, int)
-        if port_beside:
-            best[b7] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
-                            if not tele and ports == (("nw", 2),))
-        change[q] = footprint
-        standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best,
-                                         rims=rims, feet=feet, rim_shade=rim_shade)
-        assert not standing[np.arange(64) != q].any()
-        return bool(standing[q]) and int(label[q]) == 1
-
-    assert read(False, 0.5)
-    assert not read(True, 0.5)
-    assert read(True, 1.5)
-
-
 def test_a_body_or_a_rim_alone_over_an_unchanged_footprint_is_no_pole() -> None:
     """Issue 16 (held-out Blender draws: cream Poles on white laminate under two lamps,
     white and black pieces on cream paper): the lamps' crossing shadows and the print's

@@ -34,7 +34,6 @@ from vision.shapes import (
     pole_rim,
     pole_rims,
     pole_shadow_score,
-    rim_wall_shading,
     shading_spaces,
     shadow_offsets,
     shadow_point_spaces,
@@ -224,32 +223,6 @@ def test_rim_lines_past_a_neighbour_are_out_of_view() -> None:
     assert (flat.clear.sum(axis=1) >= CLASSIFY.rim_least_directions).all()
     assert tilted.clear.sum() < flat.clear.sum() * 0.75
     assert flat.points.shape == (64, CLASSIFY.rim_directions, 2, 2)
-
-
-def test_a_walls_shadow_shades_a_rim_where_its_lines_of_sight_meet_the_mat() -> None:
-    """Issue 16, "soft shadows must not flip a space" (a Blender draw: lime Ports' walls
-    beside bare spaces, seen 31 degrees from the west under a soft box, their shadows
-    falling north-west: the shadow's edge, where the lines of sight through the bare
-    space's Pole rim meet the mat, drew a rim and a purple Pole stood there, sure). Seen
-    at a slant from the west, a7's rim lines of sight meet the mat towards b7, where the
-    shadow of a wall on their shared line falls; seen from straight above they meet it
-    round a7's centre, out of that shadow's reach. With no shadow learned, every wall round
-    the space may shade it."""
-    north_west = PoleShadow(np.array([[-0.3, 0.2], [-0.5, 0.35], [-0.7, 0.5]]),
-                            np.array([-0.3, -0.3, -0.2]))
-    a7, b7, d4 = 48, 49, 27
-    w, e = 2, 3  # EDGES order: s, n, w, e
-    reach = CLASSIFY.foot_shade_margin
-    cams = {tilt: camera_model(render(EMPTY, Scene(pose=CameraPose(
-        tilt_deg=tilt, azimuth_deg=270), seed=1)).homography, 1280, 720) for tilt in (0, 31)}
-    slanted = rim_wall_shading(cams[31], pole_rims(cams[31]), north_west, reach)
-    assert slanted[a7, b7, w] and slanted[a7, a7, e]
-    straight = rim_wall_shading(cams[0], pole_rims(cams[0]), north_west, reach)
-    assert not straight[a7, b7, w] and not straight[a7, a7, e]
-    # a shadow falls away from the wall: never on the far side of it
-    assert not slanted[d4, d4 - 1].any() and not straight[d4, d4 - 1].any()
-    unknown = rim_wall_shading(cams[0], pole_rims(cams[0]), None, reach)
-    assert unknown[a7, b7].all() and unknown[d4, d4 + 9].all() and not unknown[d4, 0].any()
 
 
 def bare_footprints(seed: int) -> tuple[SampleLayout, np.ndarray, np.ndarray, np.ndarray]:
