@@ -284,8 +284,8 @@ def test_an_unchanged_footprint_among_shaded_bare_spaces_is_no_change() -> None:
     white laminate under two lamps, one low beside the mat: the Poles' long shadows lay
     over half the bare spaces round f6, whose footprint had not changed at all; measured
     against its neighbours' darkening it read as a cream Pole). A footprint just as the
-    empty photo showed it is bare mat; a Pole's body in the same place still changes it,
-    and so does one where the light round it dimmed evenly."""
+    empty photo showed it is bare mat; a Pole's body in the same place still changes it
+    (and one where the light round it dimmed evenly: the test above of a lamp dimmed)."""
     layout, empty, feat, foot = bare_footprints(7)
     f6 = 45
     for q in (44, 46, 37, 53, 38):  # e6, g6, f5, f7, g5: bare, under long shadows
