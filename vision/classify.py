@@ -1858,7 +1858,8 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 shaded: np.ndarray | None = None, bodies: np.ndarray | None = None,
                 shadows: Callable[[np.ndarray], np.ndarray] | None = None,
                 feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-                | None = None, rims: np.ndarray | None = None,
+                | None = None,
+                rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
                 votes: _PoleVotes | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
@@ -1900,7 +1901,8 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             looked = ~np.isnan(seen)
             cast = ((nan_to(seen, 0.0) >= cfg.shadow_seen)
                     & (nan_to(seen, np.inf) <= cfg.shadow_most))
-        rim = np.zeros(64) if rims is None else _rims_over_bare(rims, standing | walls_here)
+        rim = np.zeros(64) if rims is None else _rims_over_bare(
+            rims(_CONFIG_STATES[best] > 0) if callable(rims) else rims, standing | walls_here)
         # A footprint changes under a neighbour's shadow too, or its own walls': not where
         # one may fall (which does not keep it from the space's Ports). Poles a body, a
         # shadow or a rim shows shade their neighbours' feet as much as those the discs show.
@@ -2028,7 +2030,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                | None = None,
                blends: Callable[[np.ndarray], np.ndarray] | None = None,
-               rims: np.ndarray | None = None,
+               rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
                set_size: tuple[int, int] | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
@@ -2053,9 +2055,10 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     into the bare mat (:func:`blend_loglik`), which tells a wall's blurred edge across a
     grid line from another side's wall; ``rims`` (64,): how strongly each space shows the
     rim of a Pole's top (:func:`vision.shapes.pole_rim`; NaN: not in clear view), for Poles
-    coloured like the mat too; ``set_size``: the set's (Poles, Ports) of a side, all on the
-    mat all game long (:func:`_fit_the_set`, :func:`_fit_the_poles`; None: as read, as for a
-    start photo checked for pieces too many)."""
+    coloured like the mat too, or that given the walls read standing (64, 4) bool (the
+    rim's lines whose view of the mat their shadows may cross left out); ``set_size``: the
+    set's (Poles, Ports) of a side, all on the mat all game long (:func:`_fit_the_set`,
+    :func:`_fit_the_poles`; None: as read, as for a start photo checked for pieces too many)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door

@@ -60,15 +60,18 @@ from vision.shapes import (
     log_change,
     pole_axes,
     pole_body,
-    pole_rim,
     pole_rims,
     pole_shadow_score,
+    rim_lines,
+    rim_lines_shaded,
+    rim_size,
     sample_maps,
     shading_spaces,
     shadow_in_view,
     shadow_point_spaces,
     shadow_points,
     veiled_lines,
+    wall_bits,
     wall_shading,
     wall_structure,
     with_structure,
@@ -173,6 +176,9 @@ class Detector:
     # for each space, the spaces whose pieces' shadows may fall on its footprint
     # ... and which of its own walls may shade it
     _shading: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
+    # for each space's rim line, the walls whose shadows may cross its view of the mat
+    # (vision.shapes.rim_lines_shaded)
+    _rim_shading: np.ndarray | None = field(init=False, default=None)
     # ... and the spaces whose Pole's shadow may fall near each space's centre
     _shaded_by: np.ndarray | None = field(init=False, default=None)
     _tracked: bool = field(init=False, default=False)  # prepare() last moved the tracker
@@ -366,7 +372,8 @@ class Detector:
                      discs_like: bool, edge_like: np.ndarray
                      ) -> tuple[Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
                                 np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None,
-                                np.ndarray | None, np.ndarray | None]:
+                                np.ndarray | Callable[[np.ndarray], np.ndarray] | None,
+                                np.ndarray | None]:
         """What the shapes of pieces coloured like the mat say (:mod:`vision.shapes`), for
         :func:`vision.classify.read_board`: walls, Pole bodies, Pole shadows and the rims of
         Pole tops. Each only
@@ -411,8 +418,8 @@ class Detector:
             bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
                                self.noise) / self.body_threshold
         if self.empty_rims is not None:
-            rims = pole_rim(lightness_at(image, self._shape_maps[3]), self.empty_rims,
-                            rim_plan, self.noise)
+            rims = self._rims(lightness_at(image, self._shape_maps[3]), self.empty_rims, cam,
+                              rim_plan)
         if self.pole_shadow is not None and self.empty_shadows is not None:
             if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
                                                                cam.homography):
@@ -437,6 +444,30 @@ class Detector:
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
                                          in_view & clear, shadow_change)
         return walls, bodies, shadows, rims, across
+
+    def _rims(self, light: np.ndarray, empty: np.ndarray, cam: CameraModel,
+              rim_plan: PoleRims) -> np.ndarray | Callable[[np.ndarray], np.ndarray]:
+        """The Pole rims (:func:`vision.shapes.pole_rim`) of rim points' lightness
+        ``light`` (64, N, 2) (``empty``: as the empty mat showed them): given the walls
+        read standing (64, 4) bool, with the lines whose view of the mat those walls'
+        shadows may cross left out; as they are where no shadow was learned."""
+        lines, seen = rim_lines(light, empty, rim_plan, self.noise)
+        if self.pole_shadow is None:
+            return rim_size(lines, seen)
+        if self._rim_shading is None:  # planned once, with the rest of the shapes
+            self._rim_shading = rim_lines_shaded(cam, rim_plan, self.pole_shadow,
+                                                 CLASSIFY.foot_shade_margin, self.geometry)
+        shading = self._rim_shading
+        sizes: dict[bytes, np.ndarray] = {}
+
+        def rims(walls: np.ndarray) -> np.ndarray:
+            key = walls.tobytes()  # read two or three times a frame, mostly the same
+            if key not in sizes:
+                crossed = ((shading & wall_bits(walls)) != 0).any(axis=-1)
+                sizes[key] = rim_size(lines, seen, crossed)
+            return sizes[key]
+
+        return rims
 
     def _occluded(self, fix: MatFix) -> Detection:
         if self._tracked:  # a hand over the lines must not pull the mat's fix off

@@ -412,8 +412,8 @@ def pole_rims(camera: CameraModel, geometry: PieceGeometry | None = None) -> Pol
     return PoleRims(pts, heights, clear)
 
 
-def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0
-             ) -> np.ndarray:
+def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0,
+             leave_out: np.ndarray | None = None) -> np.ndarray:
     """(64,) float32: how strongly each space shows the rim of a Pole's top, in standard
     deviations of the frame's own noise: the size of the median, over the lines in clear
     view, of the change from the empty look (log lightness) inside the rim against outside
@@ -422,7 +422,16 @@ def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float 
     far below), whatever their colours; on bare mat both points change alike (a shade, an
     exposure), and lines across the print's own edges are left out. NaN where too
     few lines are in clear view. ``light``, ``empty`` (64, N, 2): lightness at
-    :class:`PoleRims`' points now and on the empty mat."""
+    :class:`PoleRims`' points now and on the empty mat; ``leave_out`` (64, N) bool: lines
+    left out besides (:func:`rim_lines_shaded`)."""
+    return rim_size(*rim_lines(light, empty, rims, noise), leave_out)
+
+
+def rim_lines(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pole_rim`'s lines: the change across each (64, N) float32, in the frame's
+    noise deviations, and which are read (64, N) bool (none where too few are in view to
+    measure the noise)."""
     change = log_change(light, empty)
     across = change[..., 0] - change[..., 1]  # (64, N)
     # Not across the print's own edges (a Telepad's disc round the same centre): a frame a
@@ -431,13 +440,69 @@ def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float 
     seen = rims.clear & np.isfinite(across) & (printed <= CLASSIFY.rim_print_edge)
     sigma = _spread(across[seen], max(CLASSIFY.line_sigma_floor * noise,
                                       CLASSIFY.rim_sigma_floor))
-    if sigma is None:
-        return np.full(64, np.nan, np.float32)
+    if sigma is None:  # too little in view to tell noise from a rim: no line is read
+        return np.zeros(across.shape, np.float32), np.zeros(seen.shape, bool)
+    return (nan_to(across, 0.0) / sigma).astype(np.float32), seen
+
+
+def rim_size(across: np.ndarray, seen: np.ndarray, leave_out: np.ndarray | None = None
+             ) -> np.ndarray:
+    """(64,) float32: :func:`pole_rim` from :func:`rim_lines`, ``leave_out`` (64, N) bool
+    lines left out besides."""
+    if leave_out is not None:
+        seen = seen & ~leave_out
     # Signed: a top is lit otherwise than all round past its rim, one way, where noise and
     # the print's edges, slightly off from the empty photo's, change either way.
-    size = np.abs(masked_median(nan_to(across, 0.0), seen)) / sigma
+    size = np.abs(masked_median(across, seen))
     return np.where(seen.sum(axis=1) >= CLASSIFY.rim_least_directions, size,
                     np.nan).astype(np.float32)
+
+
+def rim_lines_shaded(camera: CameraModel, rims: PoleRims, shadow: PoleShadow | None,
+                     reach: float, geometry: PieceGeometry | None = None) -> np.ndarray:
+    """(64, N, 4) uint64: for each space's rim line in clear view, the walls (64 spaces x 4
+    edges, EDGES order, as bits: :func:`wall_bits`) that may cast their shadow within
+    ``reach`` of where its two lines of sight meet the mat. With no Pole there the camera
+    sees the mat there, and a shadow's edge between a line's two points draws a rim (a
+    Port's wall beside a bare space, seen at a slant under a soft box). A wall's shadow is
+    a Pole's (``shadow``) scaled to the wall's height, from every point along the wall;
+    with no shadow learned, none is looked for (soft light's shadows are faint)."""
+    g = geometry or PieceGeometry()
+    n = rims.clear.shape[1]
+    out = np.zeros((64, n, 64, 4), bool)
+    if shadow is None:
+        return wall_bits(out)
+    c = camera.centre
+    lift = c[2] / np.maximum(c[2] - rims.heights, 1e-6)  # (64, N, 2)
+    landing = c[:2] + (rims.points - c[:2]) * lift[..., None]  # (64, N, 2, 2)
+    cast = shadow.offsets * (g.wall_height / g.pole_height)
+    ends = {"s": ((0.0, 0.0), (1.0, 0.0)), "n": ((0.0, 1.0), (1.0, 1.0)),
+            "w": ((0.0, 0.0), (0.0, 1.0)), "e": ((1.0, 0.0), (1.0, 1.0))}
+    for p in range(64):
+        px, py = p % 8, p // 8
+        # the spaces whose rim lines may meet the mat near this space's walls
+        near = [q for q in range(64) if max(abs(q % 8 - px), abs(q // 8 - py)) <= 2]
+        pts = landing[near]  # (Q, N, 2, 2)
+        for i, edge in enumerate(EDGES):
+            a, b = (np.add(e, (px, py), dtype=float) for e in ends[edge])
+            # the shadow: the wall moved by each offset; each point's distance from it
+            d = _segment_distance(pts[..., None, :] - cast, a, b)  # (Q, N, 2, K)
+            out[near, :, p, i] = (d <= reach).any(axis=(2, 3))
+    return wall_bits(out & rims.clear[:, :, None, None])
+
+
+def wall_bits(walls: np.ndarray) -> np.ndarray:
+    """(..., 64, 4) bool -> (..., 4) uint64: the 256 walls as bits (np.packbits' bytes in
+    memory order), so that an AND of four words tells what an AND of 256 bools does."""
+    packed = np.packbits(walls.reshape(*walls.shape[:-2], 256), axis=-1)
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
+def _segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(...,) distance of points (..., 2) from the segment a-b (each (2,))."""
+    ab = b - a
+    t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
+    return np.linalg.norm(points - (a + t[..., None] * ab), axis=-1)
 
 
 def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,

@@ -663,6 +663,37 @@ def test_a_rim_where_a_pole_shadow_may_fall_needs_the_footprint_with_it() -> Non
     assert read(True, 1.5)
 
 
+def test_the_rims_are_read_with_the_walls_read_standing() -> None:
+    """Issue 16, "soft shadows must not flip a space": a rim's lines whose view of the mat
+    a standing wall's shadow may cross are left out (vision.shapes.rim_lines_shaded), so
+    the rims are asked for with the walls of the arrangement being read: beside b7's nw
+    Port, a7's rim (drawn by that Port's shadow) is gone; with no Port there it reads a
+    Pole."""
+    from vision.classify import _CONFIGS
+
+    layout, q, (labels, loglik, camouflage), _, _ = _disc_evidence(31, "a7")
+    camouflage[:, :, 0] = True  # south coloured like the mat everywhere
+    b7, west = sq("b7"), 2  # EDGES order: s, n, w, e
+
+    def rims(walls: np.ndarray) -> np.ndarray:
+        out = np.ones(64)
+        out[q] = np.nan if walls[b7, west] else 5.0 * CLASSIFY.rim_over_bare
+        return out
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.full(64, 0.5), np.zeros(64, bool)
+
+    for port_beside in (False, True):
+        best = np.zeros(64, int)
+        if port_beside:
+            best[b7] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                            if not tele and ports == (("nw", 2),))
+        standing, label, _ = _read_poles(labels, loglik, camouflage, layout, best,
+                                         rims=rims, feet=feet)
+        assert not standing[np.arange(64) != q].any()
+        assert (bool(standing[q]) and int(label[q]) == 1) == (not port_beside)
+
+
 def test_a_body_or_a_rim_alone_over_an_unchanged_footprint_is_no_pole() -> None:
     """Issue 16 (held-out Blender draws: cream Poles on white laminate under two lamps,
     white and black pieces on cream paper): the lamps' crossing shadows and the print's

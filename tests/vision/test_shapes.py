@@ -34,11 +34,14 @@ from vision.shapes import (
     pole_rim,
     pole_rims,
     pole_shadow_score,
+    rim_lines_shaded,
+    rim_size,
     shading_spaces,
     shadow_offsets,
     shadow_point_spaces,
     shadow_points,
     veiled_lines,
+    wall_bits,
     wall_shading,
     wall_structure,
     with_structure,
@@ -223,6 +226,40 @@ def test_rim_lines_past_a_neighbour_are_out_of_view() -> None:
     assert (flat.clear.sum(axis=1) >= CLASSIFY.rim_least_directions).all()
     assert tilted.clear.sum() < flat.clear.sum() * 0.75
     assert flat.points.shape == (64, CLASSIFY.rim_directions, 2, 2)
+
+
+def test_a_rim_line_whose_view_of_the_mat_a_walls_shadow_may_cross_is_left_out() -> None:
+    """Issue 16, "soft shadows must not flip a space" (a Blender draw: lime Ports beside
+    bare spaces, seen 31 degrees from the west under a soft box, shadows falling
+    north-west: where the lines of sight through a bare space's Pole rim met the mat, the
+    shadow of a Port's wall on the line beside it crossed them, drew a rim, and purple
+    Poles were read there). Seen at a slant from the west, a7's rim lines meet the mat
+    towards b7: a wall on their shared line may shade some of them, which are then left
+    out, and too few are left to read a rim. Seen from straight above they meet the mat
+    round a7's centre, out of that shadow's reach, and a Pole's rim there is still read
+    with the wall standing (simulated: a white Pole seen straight down beside a black
+    Port, its rim all there is to read it by). No shadow learned, no line left out."""
+    north_west = PoleShadow(np.array([[-0.3, 0.2], [-0.5, 0.35], [-0.7, 0.5]]),
+                            np.array([-0.3, -0.3, -0.2]))
+    a7, b7 = 48, 49
+    walls = np.zeros((64, 4), bool)
+    walls[b7, 2] = True  # EDGES order s, n, w, e: b7's west wall, on the line a7 shares
+    reach = CLASSIFY.foot_shade_margin
+    read = {}
+    for tilt in (0, 31):
+        cam = camera_model(render(EMPTY, Scene(pose=CameraPose(
+            tilt_deg=tilt, azimuth_deg=270), seed=1)).homography, 1280, 720)
+        plan = pole_rims(cam)
+        crossed = ((rim_lines_shaded(cam, plan, north_west, reach) & wall_bits(walls)) != 0
+                   ).any(axis=-1)
+        assert not (crossed & ~plan.clear).any()
+        # a rim on every line in clear view: a Pole's top, or a shadow's edge
+        lines = np.full(plan.clear.shape, 4.0, np.float32)
+        assert rim_size(lines, plan.clear)[a7] == 4.0  # enough lines in clear view
+        read[tilt] = (int(crossed[a7].sum()), float(rim_size(lines, plan.clear, crossed)[a7]))
+        assert not rim_lines_shaded(cam, plan, None, reach).any()
+    assert read[31][0] > 0 and np.isnan(read[31][1])
+    assert read[0] == (0, 4.0)
 
 
 def bare_footprints(seed: int) -> tuple[SampleLayout, np.ndarray, np.ndarray, np.ndarray]:
