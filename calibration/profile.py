@@ -28,6 +28,7 @@ from vision.classify import (
     CORNER_EDGES,
     EDGES,
     HIDDEN_INK,
+    LEARN_LEAST,
     SIDES,
     WALL_SAMPLES,
     ColourModel,
@@ -580,10 +581,14 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     # wall samples the empty photo shows changed: the others may be half mat. The Poles'
     # lit tops too: a glossy top under a lamp is much lighter and paler than the bodies and
     # walls that outnumber it (yellow Poles' tops near white).
-    colours = {side: ColourModel.learn(np.concatenate(samples[side] + walls_seen[side]),
-                                       np.concatenate(own_parts[side]),
-                                       *([np.concatenate(tops[side])] if tops[side] else []))
-               for side in samples}
+    def learn(more: dict[str, list[np.ndarray]]) -> dict[str, ColourModel]:
+        return {side: ColourModel.learn(np.concatenate(samples[side] + walls_seen[side]),
+                                        np.concatenate(own_parts[side]),
+                                        *([np.concatenate(tops[side])] if tops[side] else []),
+                                        *more[side])
+                for side in samples}
+
+    colours = learn({"south": [], "north": []})
     _check_sides_apart(colours, learned)
     geometry = PieceGeometry()
     start = _start_solids(geometry)
@@ -652,11 +657,80 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       pole_shadow=pole_shadow, empty_shadows=empty_shadows,
                       empty_rims=empty_rims,
                       surround=Surround.learn(image if empty is None else empty, cam, geometry))
-    detector = profile.detector()
-    detector.prime(fix.corners, layout, cam.K, shapes)
-    detector.set_size = None  # a start read with pieces too many names them (_check_start)
-    unsure, extra = _check_start(detector.detect(raw, track=False), empty is not None)
+    def check(profile: Profile) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        detector = profile.detector()
+        detector.prime(fix.corners, layout, cam.K, shapes)
+        detector.set_size = None  # a start read with pieces too many names them
+        found = detector.detect(raw, track=False)
+        misread.clear()
+        misread.extend(_ports_read_as_the_other_side(found))
+        return _check_start(found, empty is not None)
+
+    misread: list[str] = []
+    try:
+        unsure, extra = check(profile)
+    except CalibrationError:
+        # Start Ports read as the other side's in their own corners, their walls unlike
+        # that side's colour: the side's own colour in a light its start pieces' other
+        # faces did not show (silver walls in their own shade, read navy). With the empty
+        # photo the start is known piece by piece, so those walls are learned as their
+        # side's too, once, and the start read again.
+        more = _unlike_walls(misread, lab, bare_look, layout, colours) if empty is not None \
+            else None
+        if not more:
+            raise
+        profile = replace(profile, colours=learn(more))
+        unsure, extra = check(profile)
     return replace(profile, start_unsure=unsure, start_extra=extra)
+
+
+def _ports_read_as_the_other_side(found: Detection) -> list[str]:
+    """The start Ports' spaces that ``found`` (the start photo read back) reads with the
+    other side's Port in the start Port's corner, and nothing else otherwise there."""
+    if found.position is None:
+        return []
+    got = {(p["square"], p["side"], p["corner"]) for p in found.position["ports"]}
+    other = {"south": "north", "north": "south"}
+    out = []
+    for name, (side, corner) in START_PORTS.items():
+        here = {g for g in got if g[0] == name}
+        if here == {(name, other[side], corner)}:
+            out.append(name)
+    return out
+
+
+def _unlike_walls(spaces: list[str], lab: np.ndarray, bare_look: np.ndarray | None,
+                  layout: SampleLayout, colours: dict[str, ColourModel]
+                  ) -> dict[str, list[np.ndarray]] | None:
+    """For start Ports read as the other side's (``spaces``), their walls' samples that
+    saw the wall (changed from the bare look), by the side that stands there, if each
+    Port's samples are, on median, more than ``CLASSIFY.start_relearn_unlike`` from the
+    other side's colour: that side's only by elimination, not by likeness (a Port of the
+    other side set up there by mistake would be like it, and is refused). None where any
+    is not so, or none was read so."""
+    if not spaces or bare_look is None:
+        return None
+    other = {"south": "north", "north": "south"}
+    wall_index = {e: i for i, e in enumerate(EDGES)}
+    more: dict[str, list[np.ndarray]] = {"south": [], "north": []}
+    for name in spaces:
+        side, corner = START_PORTS[name]
+        walls = lab[_sq(name), layout.wall].reshape(4, WALL_SAMPLES, 3)
+        bare = bare_look[_sq(name), layout.wall].reshape(4, WALL_SAMPLES, 3)
+        trusted = layout.weight[_sq(name), layout.wall].reshape(4, WALL_SAMPLES) >= 0.5
+        changed = bare_mat_distance(walls, bare) >= CLASSIFY.piece_changes
+        seen = np.concatenate([walls[wall_index[e]][trusted[wall_index[e]]
+                                                    & changed[wall_index[e]]]
+                               for e in CORNER_EDGES[corner]])
+        if len(seen) < 2 or float(np.median(colours[other[side]].distance(seen))) \
+                <= CLASSIFY.start_relearn_unlike:
+            return None
+        more[side].append(seen)
+    # each side's as one set: a Port's few samples alone are too few for a part
+    learned = {side: [np.concatenate(sets)] if sets else [] for side, sets in more.items()}
+    if any(len(x) < LEARN_LEAST for sets in learned.values() for x in sets):
+        return None  # too few to learn from
+    return learned
 
 
 def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:

@@ -492,6 +492,9 @@ def _mahalanobis(x: np.ndarray, mean: np.ndarray, inv_cov: np.ndarray) -> np.nda
     return np.sqrt(np.maximum(q[..., 0] + q[..., 1] + q[..., 2], 0))  # as .sum(axis=-1)
 
 
+LEARN_LEAST = 8  # samples a set needs to be learned as a colour's parts of its own
+
+
 @dataclass(frozen=True, slots=True)
 class ColourModel:
     """A side's colour over the colour features, learned from the side's lit tops, shaded
@@ -512,7 +515,8 @@ class ColourModel:
         from each such set on its own, so that a set the samples outnumber is not dropped
         as their outliers."""
         every = _inliers(samples.reshape(-1, 3).astype(np.float64))
-        sets = [_inliers(x.reshape(-1, 3).astype(np.float64)) for x in more if len(x) >= 8]
+        sets = [_inliers(x.reshape(-1, 3).astype(np.float64)) for x in more
+                if len(x) >= LEARN_LEAST]
         mean, inv_cov = _gaussian(every)
         return cls(mean, inv_cov, tuple(_gaussian(g) for x in (every, *sets)
                                         for g in _lightness_groups(x)))

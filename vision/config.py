@@ -227,6 +227,9 @@ class ClassifyConfig:
     # lit just like a pad printed in its colour), a quarter of the start's 16 piece spaces;
     # one read sure and wrong is a wrong set-up
     start_unsure_max: int = 4
+    # a start Port read as the other side's, whose walls' samples lie further than this on
+    # median from that side's colour, is its own side's in a light not learned (calibration)
+    start_relearn_unlike: float = 2.0
     # A wall coloured like the mat under it, read from its shape (vision.shapes): profiles
     # across each edge at line_along places (from line_along_from of the way along), of
     # line_across points spanning where the wall would show and line_margin spaces beyond.

@@ -6,13 +6,15 @@ in each corner for both sides, Teleports in both diagonals, and the profile's ba
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from calibration.profile import CalibrationError, Profile, calibrate
+from calibration.profile import CalibrationError, Profile, _sq, _unlike_walls, calibrate
 from companion.rules.teleporters import Position
+from vision.classify import WALL_SAMPLES, ColourModel, sample_layout
 from vision.errors import VisionError
 from vision.geometry import camera_model
 from vision.matfind import find_mat
@@ -259,6 +261,83 @@ def test_a_piece_read_where_the_start_leaves_the_mat_bare_is_named_not_refused()
     assert "d1 (the start has south's Pole there, read: nothing)" in message
     assert "d4 (the start has nothing there, read: south's Pole)" in message
     assert "light the mat more evenly" in message and "--empty" not in message
+
+
+def test_start_ports_read_as_the_other_side_are_learned_as_their_own_once() -> None:
+    """Issue 16 (a Blender draw refused at calibration: navy and silver on engraved wood,
+    seen straight down under a low sun; the silver Ports in nw corners, their walls' inner
+    faces in their own shade, read as navy ones). With the empty-mat photo the start is
+    known piece by piece: a start Port read as the other side's in its own corner, whose
+    walls are unlike that side's colour, is its own side's in a light the other start
+    pieces did not show. Its walls are learned as its side's, once, and the start read
+    again. A Port of the other side set up there by mistake is like that side's colour, and
+    is refused as before."""
+    import vision.detect as detect
+
+    scene = SCENE.with_(seed=15)
+    empty = render(EMPTY_BOARD, scene.with_(seed=16)).image
+    photo = render(START, scene).image
+    # the first reading misreads the north nw Ports (b7, c6) as south's, as shade did there
+    real = detect.Detector.detect
+    calls = []
+
+    def misread_once(self: detect.Detector, image: np.ndarray, track: bool = True
+                     ) -> detect.Detection:
+        found = real(self, image, track)
+        calls.append(self.colours)
+        if len(calls) == 1 and found.position is not None:
+            ports = [dict(p, side="south") if p["square"] in ("b7", "c6") else p
+                     for p in found.position["ports"]]
+            found = replace(found, position={**found.position, "ports": ports})
+        return found
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(detect.Detector, "detect", misread_once)
+        profile = calibrate(photo, empty=empty)
+    assert len(calls) == 2 and profile.start_unsure == () and profile.start_extra == ()
+    # north's colour learned once more, with those walls as a set of its own
+    assert len(profile.colours["north"].parts) > len(calls[0]["north"].parts)
+    assert len(profile.colours["south"].parts) == len(calls[0]["south"].parts)
+    assert same(profile.detector().detect(render(START, scene.with_(seed=17)).image).position,
+                START)
+
+
+def test_only_start_walls_unlike_the_side_they_were_read_as_are_learned_again() -> None:
+    """Issue 16: a start Port read as the other side's is learned as its own side's only
+    where its walls' samples are unlike the other side's colour on median
+    (``start_relearn_unlike``): shaded silver read as navy by elimination, not a navy wall.
+    Samples like the other side's (a Port of that side, or a colour both share), or too few
+    to learn from, leave the refusal as it was."""
+    layout = sample_layout(camera_model(render(EMPTY_BOARD, SCENE).homography, 1280, 720))
+    rng = np.random.default_rng(3)
+
+    def colour(mean: tuple[float, float, float], n: int) -> np.ndarray:
+        return (np.array(mean) + rng.normal(0, 0.02, (n, 3))).astype(np.float32)
+
+    colours = {"south": ColourModel.learn(colour((0.2, 0.1, 0.5), 200)),  # navy
+               "north": ColourModel.learn(colour((0.7, 0.0, 0.0), 200))}  # silver
+    bare = np.broadcast_to(np.array([0.6, 0.3, -0.3], np.float32),  # light wood
+                           (64, layout.points.shape[1], 3)).copy()
+    walls = np.arange(layout.points.shape[1])[layout.wall]
+    weight = layout.weight.copy()
+    weight[:, layout.wall] = 1.0  # every wall sample trusted
+    layout = replace(layout, weight=weight)
+
+    def lab_with(look: tuple[float, float, float]) -> np.ndarray:
+        lab = bare.copy()
+        for name in ("b7", "c6"):
+            lab[_sq(name), walls] = colour(look, len(walls))
+        return lab
+
+    shade = lab_with((0.35, 0.0, 0.05))  # silver's walls in their own shade: grey, dark
+    learned = _unlike_walls(["b7", "c6"], shade, bare, layout, colours)
+    assert learned is not None and learned["south"] == []
+    assert len(learned["north"]) == 1 and len(learned["north"][0]) == 4 * WALL_SAMPLES
+    # like navy's colour: navy Ports set up there, or a colour both share
+    assert _unlike_walls(["b7", "c6"], lab_with((0.2, 0.1, 0.5)), bare, layout, colours) is None
+    # one Port's walls alone are too few to learn a colour's part from
+    assert _unlike_walls(["b7"], shade, bare, layout, colours) is None
+    assert _unlike_walls([], shade, bare, layout, colours) is None
 
 
 def test_calibration_bad_south_at() -> None:
