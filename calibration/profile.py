@@ -657,30 +657,28 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       pole_shadow=pole_shadow, empty_shadows=empty_shadows,
                       empty_rims=empty_rims,
                       surround=Surround.learn(image if empty is None else empty, cam, geometry))
-    def check(profile: Profile) -> tuple[tuple[str, ...], tuple[str, ...]]:
+
+    def read_start(profile: Profile) -> Detection:
         detector = profile.detector()
         detector.prime(fix.corners, layout, cam.K, shapes)
-        detector.set_size = None  # a start read with pieces too many names them
-        found = detector.detect(raw, track=False)
-        misread.clear()
-        misread.extend(_ports_read_as_the_other_side(found))
-        return _check_start(found, empty is not None)
+        detector.set_size = None  # a start read with pieces too many names them (_check_start)
+        return detector.detect(raw, track=False)
 
-    misread: list[str] = []
+    start_read = read_start(profile)
     try:
-        unsure, extra = check(profile)
+        unsure, extra = _check_start(start_read, empty is not None)
     except CalibrationError:
         # Start Ports read as the other side's in their own corners, their walls unlike
         # that side's colour: the side's own colour in a light its start pieces' other
         # faces did not show (silver walls in their own shade, read navy). With the empty
         # photo the start is known piece by piece, so those walls are learned as their
         # side's too, once, and the start read again.
-        more = _unlike_walls(misread, lab, bare_look, layout, colours) if empty is not None \
-            else None
+        more = None if empty is None else _unlike_walls(
+            _ports_read_as_the_other_side(start_read), lab, bare_look, layout, colours)
         if not more:
             raise
         profile = replace(profile, colours=learn(more))
-        unsure, extra = check(profile)
+        unsure, extra = _check_start(read_start(profile), empty is not None)
     return replace(profile, start_unsure=unsure, start_extra=extra)
 
 

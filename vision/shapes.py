@@ -412,8 +412,8 @@ def pole_rims(camera: CameraModel, geometry: PieceGeometry | None = None) -> Pol
     return PoleRims(pts, heights, clear)
 
 
-def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0,
-             leave_out: np.ndarray | None = None) -> np.ndarray:
+def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0
+             ) -> np.ndarray:
     """(64,) float32: how strongly each space shows the rim of a Pole's top, in standard
     deviations of the frame's own noise: the size of the median, over the lines in clear
     view, of the change from the empty look (log lightness) inside the rim against outside
@@ -422,9 +422,9 @@ def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float 
     far below), whatever their colours; on bare mat both points change alike (a shade, an
     exposure), and lines across the print's own edges are left out. NaN where too
     few lines are in clear view. ``light``, ``empty`` (64, N, 2): lightness at
-    :class:`PoleRims`' points now and on the empty mat; ``leave_out`` (64, N) bool: lines
-    left out besides (:func:`rim_lines_shaded`)."""
-    return rim_size(*rim_lines(light, empty, rims, noise), leave_out)
+    :class:`PoleRims`' points now and on the empty mat. (In two steps, :func:`rim_lines`
+    and :func:`rim_size`, where some lines are left out frame by frame.)"""
+    return rim_size(*rim_lines(light, empty, rims, noise))
 
 
 def rim_lines(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0
@@ -448,7 +448,7 @@ def rim_lines(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float
 def rim_size(across: np.ndarray, seen: np.ndarray, leave_out: np.ndarray | None = None
              ) -> np.ndarray:
     """(64,) float32: :func:`pole_rim` from :func:`rim_lines`, ``leave_out`` (64, N) bool
-    lines left out besides."""
+    lines left out besides (:func:`rim_lines_shaded`)."""
     if leave_out is not None:
         seen = seen & ~leave_out
     # Signed: a top is lit otherwise than all round past its rim, one way, where noise and
