@@ -1879,6 +1879,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     mutes, both = v.mutes, v.both
     explained = _tops_explained_by_walls(labels[:, layout.top], top_label, best, layout)
     top_alone = v.top_may & ~explained
+    top_explained = v.top_may & explained
     neither = top_mute & foot_mute
     standing = both | top_alone | v.foot_alone | v.pool_alone
     seen = np.where(neither, pool_share,
@@ -1941,9 +1942,17 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                      ) / cfg.body_with_foot
         # ... and where its own shadow shows beside it: a neighbour's shadow passing over
         # the footprint does not also cast one from this space's centre.
+        # Not where the Pole's own shadow would show and does not: a neighbour's long shadow
+        # is a band a Pole's top wide, its edges half a body, and darkens the footprint far
+        # (held out: a navy Pole's shadow under two lamps read as a silver Pole, sure).
+        unshadowed = looked & ~cast
+
         def feet_stand(shade_may: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            past = shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
-            return past, (footprint >= 1.0) & (~shade_may | past | cast)
+            past = (shade_may & (footprint >= cfg.foot_past_shadow) & (body_part >= 1.0)
+                    & ~unshadowed)
+            return past, ((footprint >= 1.0) & (~shade_may | past | cast)
+                          & ~(unshadowed & ~body & ~rim_seen
+                              & (footprint < cfg.foot_past_shadow)))
 
         past_shade, foot = feet_stand(shade_may)
         if feet is not None:
@@ -1956,6 +1965,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 lambda pole: feet(standing | maybe | pole, _CONFIG_STATES[best] > 0)[1],
                 shade_may, footprint)
             past_shade, foot = feet_stand(shade_may)
+        # A top in the colour of walls of its side in its sight, over a footprint changed as
+        # under a Pole where no shadow may fall on it: the Pole inside its own Port (held
+        # out: cream Poles in cream Ports on light wood, seen steeply, missed).
+        walled = top_explained & ~standing & foot
+        standing = standing | walled
+        conf_pole = np.where(walled, np.minimum(top_share, clip(footprint / 2, 0.0, 1.0)),
+                             conf_pole)
         # A top read alone over a footprint that cannot tell (coloured like the mat there)
         # has nothing under it to deny it: only a whole top, or a Pole's shape, stands. A
         # part of one is as likely the mat beside a Port lit otherwise than when it was bare

@@ -583,6 +583,84 @@ def test_a_footprint_past_any_shadow_with_a_body_is_a_pole_where_shadows_may_fal
     assert not read(0.7, 1.2)[0]  # no more than a shadow changes a footprint
 
 
+def test_a_footprint_past_any_shadow_needs_the_poles_own_shadow_where_it_would_show(
+        ) -> None:
+    """Issue 16, "soft shadows must not flip a space" (the nineteenth Blender draw, held
+    out: silver and navy pieces on a glossy laminate under two lamps; h4's navy Pole cast
+    its long shadow over h5, read as a silver Pole, and the frame was held back): a
+    neighbour's long shadow is a band a Pole's top wide, whose edges give half a body, and
+    it darkens the footprint far past any shadow at calibration. Where the Pole's own
+    shadow would show and does not, that is no Pole; with its own shadow seen, or out of
+    view, it still is."""
+    layout, q, evidence, top, foot = _disc_evidence(6, "h5")
+    camouflage = evidence[2]
+    camouflage[q, top, 0] = camouflage[q, foot, 0] = True  # silver on a light print
+    bodies = _at(q, 0.6)
+
+    def read(own_shadow: float) -> tuple[bool, float]:
+        cast = _at(q, own_shadow)
+        return _read_one(layout, q, evidence, 1, True, 9.0, bodies=bodies,
+                         shadows=lambda occupied: cast)
+
+    standing, conf = read(0.0)
+    assert not standing and conf < CLASSIFY.unsure_below
+    assert read(1.0)[0]  # its own shadow cast beside it
+    assert read(np.nan)[0]  # its own shadow out of view
+
+
+def test_a_footprint_alone_a_little_changed_needs_the_poles_own_shadow_where_it_would_show(
+        ) -> None:
+    """Issue 16, "soft shadows must not flip a space" (the nineteenth Blender draw, held
+    out: silver and navy pieces on a glossy laminate under two lamps; the bare Telepad e8
+    beside a navy Port's walls read as a silver Pole, sure, and the frame was held back):
+    next to pieces, a glossy print's reflections and the light the pieces bounce change a
+    bare footprint a little, both ways. A footprint alone (no body, no rim), changed less
+    than twice the threshold, where the Pole's own shadow would show and does not, is no
+    Pole and leaves the space unsure; changed more, with its own shadow, out of the
+    shadow's view, or with a body, it is one."""
+    layout, q, evidence, top, foot = _disc_evidence(6, "e8")
+    camouflage = evidence[2]
+    camouflage[q, top, 0] = camouflage[q, foot, 0] = True  # silver on a light print
+
+    def read(footprint: float, own_shadow: float, body: float = 0.0) -> tuple[bool, float]:
+        cast = _at(q, own_shadow)
+        return _read_one(layout, q, evidence, 1, False, footprint, bodies=_at(q, body),
+                         shadows=lambda occupied: cast)
+
+    standing, conf = read(1.3, 0.0)
+    assert not standing and conf < CLASSIFY.unsure_below
+    assert read(1.3, 1.0)[0]  # its own shadow cast beside it
+    assert read(1.3, np.nan)[0]  # its own shadow out of view
+    assert read(2.5, 0.0)[0]  # its footprint changed as under a Pole
+    assert read(1.3, 0.0, body=1.2)[0]  # a body over it
+
+
+def test_a_top_its_own_ports_walls_explain_stands_over_a_footprint_changed_as_under_a_pole(
+        ) -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (the nineteenth Blender
+    draw, held out: cream Poles in cream Ports on light wood, seen at 32 degrees; two
+    missed and the frame held back): a top read in the colour of the walls of its side in
+    its sight may be those walls, and cream on wood leaves the footprint mute. With that
+    footprint changed as under a Pole, where no shadow may fall on it, the Pole stands in
+    its own Port; unchanged, or where a shadow may fall, the walls explain the top."""
+    layout, q, evidence, top, foot = _disc_evidence(32, "f7")
+    labels, loglik, camouflage = evidence
+    top_walls = layout.top_walls.copy()
+    top_walls[q, :, 16:20] = True  # every top sample sees its own space's walls
+    layout = replace(layout, top_walls=top_walls)
+    labels[q, top] = 2
+    loglik[q, top] = (-8.0, -30.0, -0.5)  # the top reads north
+    camouflage[q, foot, 1] = True  # cream on wood: north's footprint mute
+
+    def read(footprint: float, shaded: bool = False) -> tuple[bool, float]:
+        return _read_one(layout, q, evidence, 2, shaded, footprint, port=("nw", 2))
+
+    standing, conf = read(3.0)
+    assert standing and conf >= CLASSIFY.unsure_below
+    assert not read(0.0)[0]  # the walls explain the top
+    assert not read(3.0, shaded=True)[0]  # a shadow may have changed the footprint
+
+
 def test_a_top_the_bare_mat_and_a_side_explain_alike_cannot_deny_a_pole() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (a held-out Blender draw:
     a cream Pole's top over the glare of a white glossy laminate): top samples that the
