@@ -741,6 +741,38 @@ def test_a_rim_where_a_pole_shadow_may_fall_needs_the_footprint_with_it() -> Non
     assert read(True, 1.5)
 
 
+def test_a_rim_where_a_shadow_may_fall_leaves_the_space_unsure() -> None:
+    """Issue 16, "soft shadows must not flip a space" and "Uncertain, not a guess" (the
+    twentieth Blender draw, held out: cream Poles seen three degrees off vertical on a
+    white laminate under a soft box, refused at calibration: c8's and d8's rims 1.9 and
+    1.5 times the threshold, their footprints 0.9 and 0.7 of it, read bare for sure). A
+    rim where a neighbour's shadow may fall, its footprint short of a Pole's change, is no
+    Pole, but no sure bare mat either: a Pole or a shadow. A rim short of the threshold
+    leaves it as sure as before."""
+    layout, q, (labels, loglik, camouflage), _, _ = _disc_evidence(3, "c8")
+    camouflage[:, :, 1] = True  # north coloured like the mat everywhere
+    best = np.zeros(64, int)
+    change = np.zeros(64)
+    change[q] = 0.9
+
+    def read(rim: float) -> tuple[bool, float]:
+        rims = np.ones(64)
+        rims[q] = rim * CLASSIFY.rim_over_bare
+
+        def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return change, np.ones(64, bool)  # a neighbour's shadow may fall anywhere
+
+        standing, _, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                        rims=rims, feet=feet)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]), float(conf[q])
+
+    standing, conf = read(1.9)
+    assert not standing and conf < CLASSIFY.unsure_below
+    standing, conf = read(0.5)
+    assert not standing and conf == pytest.approx(1.0 - 0.9 / 2)
+
+
 def test_the_rims_are_read_with_the_walls_read_standing() -> None:
     """Issue 16, "soft shadows must not flip a space": a rim's lines whose view of the mat
     a standing wall's shadow may cross are left out (vision.shapes.rim_lines_shaded), so
