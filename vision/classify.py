@@ -1585,8 +1585,24 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     return shared & ~still & (still[there] | np.where(neither, weaker, lead[there] > lead))
 
 
+def _held_across(edge_ll: np.ndarray, colour_ll: np.ndarray, settled: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Where a neighbour's wall holds a space's line: (64, 4) bool, the edges whose
+    neighbour across has a wall in the ``settled`` arrangements (64,) while the space has
+    none there, and the arrangements' scores (64, C) from each space's evidence before the
+    lines were settled (``edge_ll`` (64, 4, 3), shapes included) with only its colours
+    (``colour_ll``) on those edges: the shape seen on such a line is the neighbour's wall.
+    A white wall's structure on white paper, seen from both spaces, put the Port the set
+    missed next door to the white Port that went missing (simulated 2027)."""
+    side = _CONFIG_STATES[settled]
+    held = (_ACROSS >= 0) & (side[_ACROSS_SAFE, _ACROSS_EDGE] > 0) & (side == 0)
+    return held, _arrangement_scores(np.where(held[..., None], colour_ll, edge_ll))
+
+
 def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
-                 unshared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 unshared: np.ndarray | None = None,
+                 held: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Each space's Port arrangement (64,) again, and how sure each may be read at most
     (64,): the loss of a change in ``port_margin`` (a change is no surer than the evidence
     it went against), 1 elsewhere. From ``best`` (64,) and the arrangements' scores
@@ -1598,9 +1614,14 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     on each other: one misreading short of the set's count is likelier than a Port gone.
     ``unshared`` (64, C): the scores before any space yielded a grid line to its neighbour
     (:func:`_one_wall_per_line`): a line given up is the likeliest place for the missing
-    Port, and its own evidence says which. Nothing changes where more than one Port is off
-    (a hand over the mat read as pieces, which the set's count tells apart,
-    :func:`vision.detect.beyond_the_set`)."""
+    Port, and its own evidence says which. ``held`` (:func:`_held_across`): a change
+    every wall of which it adds stands on a line a neighbour's wall holds is judged on the
+    space's colours there alone (set aside, those lines would cost it nothing, and the
+    shape seen on them is the neighbour's; a change with a wall of its own elsewhere, a
+    Teleport's second Port beside a Port back to back with it, is judged as before).
+    Nothing changes where
+    more than one Port is off (a hand over the mat read as pieces, which the set's count
+    tells apart, :func:`vision.detect.beyond_the_set`)."""
     rows = np.arange(64)
     sure = np.ones(64)
     counts = _CONFIG_PORTS[best].sum(axis=0)  # (2,)
@@ -1612,6 +1633,13 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     loss = scores[rows, best][:, None] - scores
     if unshared is not None:
         loss = np.minimum(loss, unshared[rows, best][:, None] - unshared)
+    if held is not None:
+        # a change every wall of which it adds stands where a neighbour's wall holds the
+        # line has no wall of its own to show for it
+        edges, colour_scores = held
+        adds = (_CONFIG_STATES > 0)[None] & (_CONFIG_STATES[best] == 0)[:, None, :]
+        onto = adds.any(axis=2) & ~(adds & ~edges[:, None, :]).any(axis=2)  # (64, C)
+        loss = np.where(onto, colour_scores[rows, best][:, None] - colour_scores, loss)
     loss = np.where(fits, loss, np.inf)
     sq, to = np.unravel_index(np.argmin(loss), loss.shape)
     if loss[sq, to] >= CLASSIFY.set_fit_loss * CLASSIFY.port_margin:
@@ -2100,6 +2128,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
                                    weight * clip(near / layout.clear, cfg.min_weight, 1.0))
+    colour_ll = edge_ll
     if walls is not None:
         edge_ll = walls(first[0], edge_ll, _CONFIG_STATES[np.argmax(scores, axis=1)])
         scores = _arrangement_scores(edge_ll)
@@ -2122,7 +2151,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     if set_size is not None:
         off = _pieces_off(standing, top_label, order[:, 0], set_size)
         if off in ("port", "both"):
-            fitted, most = _fit_the_set(scores, order[:, 0], set_size[1], unshared)
+            held = (None if colour_ll is edge_ll
+                    else _held_across(edge_ll, colour_ll, order[:, 0]))
+            fitted, most = _fit_the_set(scores, order[:, 0], set_size[1], unshared, held)
             conf_ports = np.minimum(conf_ports, most)
             was = order[:, 0].copy()
             order[:, 0] = fitted

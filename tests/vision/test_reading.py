@@ -21,6 +21,7 @@ from vision.classify import (
     ColourModel,
     _fit_the_poles,
     _fit_the_set,
+    _held_across,
     _one_wall_per_line,
     _pieces_off,
     bare_mat_distance,
@@ -804,3 +805,32 @@ def test_samples_per_space_is_the_layouts() -> None:
 
     cam = camera_model(np.array([[60.0, 0, 100], [0, 60.0, 60], [0, 0, 1]]), 640, 480)
     assert sample_layout(cam, walls=False).points.shape[1] == samples_per_space()
+
+
+def test_a_space_that_gave_its_lines_up_is_fitted_on_its_own_colours_there() -> None:
+    """Issue 16 (simulated, seed 2027, scene 2: white Ports on a cream print under a warm
+    lamp; three frames wrong). b4's white nw Port and a3's red nw Port hold the two lines
+    round a4's se corner, and a4's samples of the b4/a4 line see the shape of b4's wall
+    (4 for a wall there, by its structure). a4 yields both lines; d5's white nw Port, its
+    walls faint (0.45 short of a wall each), goes missing, and the board reads one north
+    Port short. With the lines set aside a4's se Port cost nothing, and the fit put it
+    there; judged on its colours alone where the walls across still stand (2.2 against a
+    wall on the b4/a4 line), d5's is the Port that went missing."""
+    north = {"b4_n": 30.0, "b4_w": 30.0, "d5_n": -0.45, "d5_w": -0.45, "a4_e": 4.0,
+             "g6_n": 30.0, "g6_e": 30.0, "c3_n": 30.0, "c3_w": 30.0}
+    ll = edges(a3_n=30.0, a3_w=30.0, a1_s=30.0, a1_w=30.0, h1_s=30.0, h1_e=30.0,
+               h8_n=30.0, h8_e=30.0)
+    for key, lead in north.items():
+        name, edge = key.split("_")
+        ll[sq(name), EDGE[edge]] = (-lead, -60.0, 0.0)
+    ll[sq("a4"), EDGE["s"]] = 0.0  # a4's samples of the a3/a4 line: hidden, saying nothing
+    colour = ll.copy()
+    colour[sq("a4"), EDGE["e"]] = (0.0, -60.0, -2.2)  # its colour: a little like no wall
+    scores = ll[:, np.arange(4), _CONFIG_STATES].sum(axis=2)
+    again = _one_wall_per_line(ll, np.argmax(scores, axis=1), scores)
+    best = np.argsort(-again, axis=1, kind="stable")[:, 0]
+    read = {f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}" for q in range(64) if best[q] != config(None)}
+    assert read == {"a3", "a1", "h1", "h8", "b4", "g6", "c3"}  # a4 yields, d5 reads bare
+    fitted, most = _fit_the_set(again, best, 4, scores, _held_across(ll, colour, best))
+    assert _CONFIGS[int(fitted[sq("d5")])][0] == (("nw", 2),)
+    assert fitted[sq("a4")] == config(None) and most[sq("d5")] < 0.5
