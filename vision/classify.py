@@ -1619,9 +1619,8 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     space's colours there alone (set aside, those lines would cost it nothing, and the
     shape seen on them is the neighbour's; a change with a wall of its own elsewhere, a
     Teleport's second Port beside a Port back to back with it, is judged as before).
-    Nothing changes where
-    more than one Port is off (a hand over the mat read as pieces, which the set's count
-    tells apart, :func:`vision.detect.beyond_the_set`)."""
+    Nothing changes where more than one Port is off (a hand over the mat read as pieces,
+    which the set's count tells apart, :func:`vision.detect.beyond_the_set`)."""
     rows = np.arange(64)
     sure = np.ones(64)
     counts = _CONFIG_PORTS[best].sum(axis=0)  # (2,)
@@ -1968,11 +1967,13 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # with half a body over it, is still a Pole: a shadow cannot give both.
         body_part = (np.zeros(64) if bodies is None else nan_to(bodies, 0.0)
                      ) / cfg.body_with_foot
+        # ... but not where the Pole's own shadow would show and does not: a neighbour's
+        # long shadow is a band a Pole's top wide, its edges half a body, and darkens the
+        # footprint far (held out: a navy Pole's shadow under two lamps read as a silver
+        # Pole, sure). And a footprint alone, little changed, where that shadow is missing
+        # is a glossy print's reflections beside pieces (the same draw's e8).
         # ... and where its own shadow shows beside it: a neighbour's shadow passing over
         # the footprint does not also cast one from this space's centre.
-        # Not where the Pole's own shadow would show and does not: a neighbour's long shadow
-        # is a band a Pole's top wide, its edges half a body, and darkens the footprint far
-        # (held out: a navy Pole's shadow under two lamps read as a silver Pole, sure).
         unshadowed = looked & ~cast
 
         def feet_stand(shade_may: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
