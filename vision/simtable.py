@@ -113,8 +113,14 @@ class Scene:
     table: str = "wood"  # "wood" | "cloth" | "check" (a gingham tablecloth)
     table_colour: BGR = (70, 110, 150)
     seed: int = 0
+    # which tablecloth or grain: None draws it from ``seed``. A scene's frames are the scene
+    # with another seed (for their noise), and a table does not change between frames, so
+    # ``with_(seed=...)`` pins it to the scene's own.
+    table_seed: int | None = None
 
     def with_(self, **changes: Any) -> Scene:
+        if "seed" in changes and "table_seed" not in changes and self.table_seed is None:
+            changes["table_seed"] = self.seed
         return replace(self, **changes)
 
 
@@ -512,7 +518,8 @@ def render(position: dict[str, Any] | str, scene: Scene | None = None,
     cam = make_camera(pose, scene.mat)
     W, H = pose.width, pose.height
     H_plane = cam.plane_homography()
-    tex = _ground_texture(scene.table, scene.table_colour, scene.mat, scene.seed % 4)
+    table_seed = scene.seed if scene.table_seed is None else scene.table_seed
+    tex = _ground_texture(scene.table, scene.table_colour, scene.mat, table_seed % 4)
     img = cv2.warpPerspective(tex, H_plane @ _texture_to_world(scene.mat), (W, H),
                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

@@ -113,9 +113,8 @@ WHITE_POLES: dict[str, Any] = {
 def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     """Issue 16, "pieces the same colour as the mat's printing": white Poles on cream paper
     seen straight down, whose tops look just like the paper, are read from their bodies,
-    from their footprints' change (where no piece stands beside them: d5 has c6, and is
-    read unsure), from their own shadows and from the rims of their tops, each alone; by
-    colour alone nothing can tell them."""
+    from their footprints' change, from their own shadows and from the rims of their tops,
+    each alone; by colour alone some are missed."""
     scene = _scene(0, 0.8, 6)
     profile = _profile(scene)
     assert profile.body_threshold is not None
@@ -130,20 +129,13 @@ def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
                      foot_threshold=profile.foot_threshold if "footprint" in by else None,
                      pole_shadow=profile.pole_shadow if "shadow" in by else None,
                      empty_rims=profile.empty_rims if "rim" in by else None)
+    assert_reads_exactly(shapes, scene, WHITE_POLES, seed=1)
     frame = render(WHITE_POLES, scene.with_(seed=scene.seed * 1000 + 1)).image
-    if by == "footprint":  # not beside other pieces, whose shadows change footprints too
-        found = shapes.detector().detect(frame)
-        assert found.position is not None
-        assert found.position["poles"] == {n: s for n, s in WHITE_POLES["poles"].items()
-                                           if n != "d5"}
-        # ... but d5's changed footprint, where c6's shadow may fall, is no sure bare mat
-        assert found.confidences_json()["d5"] < 0.5
-    else:
-        assert_reads_exactly(shapes, scene, WHITE_POLES, seed=1)
     by_colour = replace(profile, body_threshold=None, foot_threshold=None,
                         pole_shadow=None, empty_rims=None).detector().detect(frame).position
     assert by_colour is not None
-    assert not any(side == "south" for side in by_colour["poles"].values())
+    white = {n for n, s in WHITE_POLES["poles"].items() if s == "south"}
+    assert not white <= {n for n, s in by_colour["poles"].items() if s == "south"}
 
 
 def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> None:
