@@ -306,7 +306,8 @@ class ClassifyConfig:
     # clear view of every other piece count, and rim_least_directions of them are needed.
     # A rim shows where its median change across (noise deviations) is rim_over_bare times
     # the bare spaces' median in the same frame (at least rim_least_bare of them), and at
-    # least rim_least.
+    # least rim_least. (Seen at 28 degrees, a rim past the three front ranks hides behind
+    # the next space's Pole: a midgame leaves about a dozen bare spaces in view.)
     rim_directions: int = 16
     rim_inside: float = 0.63
     rim_outside: float = 1.43
@@ -317,7 +318,7 @@ class ClassifyConfig:
     rim_sigma_floor: float = 0.02
     rim_over_bare: float = 4.0
     rim_least: float = 1.5
-    rim_least_bare: int = 16
+    rim_least_bare: int = 8
     # ... and with a rim, this share of a space's disc samples in a side's colour is its Pole
     rim_share: float = 0.5
 

@@ -46,7 +46,7 @@ from vision.detect import Detection
 from vision.geometry import camera_model
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
 from vision.shapes import PoleShadow, shading_spaces
-from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render
+from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render, vary_look
 
 EMPTY = {"poles": {}, "ports": []}
 RED, BLUE = (40, 40, 200), (190, 110, 30)
@@ -1097,3 +1097,33 @@ def test_the_unsure_start_spaces_are_kept_and_said(striped: Profile) -> None:
         {**striped.to_json(), "start_unsure": ["f1"]})))
     assert again.start_unsure == ("f1",)
     assert "f1" in unsure_note(again) and "look again" in unsure_note(again)
+
+
+MAPLE_ON_MAPLE: dict[str, Any] = {
+    "poles": {"c1": "south", "e1": "south", "b2": "south", "h3": "south", "d4": "north",
+              "e6": "north", "c8": "north", "h8": "north"},
+    "ports": [{"square": "b2", "side": "south", "corner": "ne"},
+              {"square": "g2", "side": "south", "corner": "sw"},
+              {"square": "d3", "side": "north", "corner": "sw"},
+              {"square": "d5", "side": "south", "corner": "nw"},
+              {"square": "d6", "side": "north", "corner": "sw"},
+              {"square": "f6", "side": "south", "corner": "ne"},
+              {"square": "b7", "side": "north", "corner": "sw"},
+              {"square": "h7", "side": "north", "corner": "sw"}]}
+
+
+def test_a_rim_is_read_where_only_the_front_ranks_rims_are_in_view() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (simulated seed 2029, scene
+    13): maple Poles on Telepad discs printed maple, seen at 28 degrees by a noisy camera
+    under warm light. Past the three front ranks a Pole's rim is hidden behind the next
+    space's Pole, so a midgame leaves about a dozen bare spaces whose rims are in view: the
+    frame's bare median comes from those, and c1's Pole, which only its rim tells from its
+    disc, is read."""
+    scene = vary_look(Scene(pose=CameraPose(tilt_deg=28, azimuth_deg=345),
+                            lighting=Lighting(temperature=0.8),
+                            sensor=Sensor(noise=6, blur=1.0, jpeg_quality=70),
+                            table="wood", seed=1013), pieces=True)
+    assert scene.style.colours["south"] == (140, 190, 225)  # maple
+    empty = render(EMPTY, scene.with_(seed=scene.seed * 1000 + 999)).image
+    profile = calibrate(render(Position.start().to_json(), scene).image, empty=empty)
+    assert_reads_exactly(profile, scene, MAPLE_ON_MAPLE, seed=0)
