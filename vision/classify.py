@@ -1782,15 +1782,15 @@ def _shaded_by_feet(by_foot: np.ndarray, shaded_with: Callable[[np.ndarray], np.
 
 
 def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:
-    """(64,) each space's Pole rim (:func:`vision.shapes.pole_rim`, NaN: not in view; 0
-    there) against what this frame's bare spaces show (1: a rim): ``rim_over_bare`` times
-    their median, and never less than ``rim_least``. ``occupied`` (64,) bool: spaces where
-    pieces are read, which are no bare mat."""
+    """(64,) each space's Pole rim (:func:`vision.shapes.pole_rim`, signed; NaN: not in
+    view; 0 there) against what this frame's bare spaces show (1: a rim, either way):
+    ``rim_over_bare`` times their median size, and never less than ``rim_least``.
+    ``occupied`` (64,) bool: spaces where pieces are read, which are no bare mat."""
     cfg = CLASSIFY
     bare = ~occupied & ~np.isnan(rims)
     if bare.sum() < cfg.rim_least_bare:
         return np.zeros(64)
-    usual = float(median(rims[bare]))
+    usual = float(median(np.abs(rims[bare])))
     return nan_to(rims, 0.0) / max(cfg.rim_over_bare * usual, cfg.rim_least)
 
 
@@ -1933,8 +1933,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             looked = ~np.isnan(seen)
             cast = ((nan_to(seen, 0.0) >= cfg.shadow_seen)
                     & (nan_to(seen, np.inf) <= cfg.shadow_most))
-        rim = np.zeros(64) if rims is None else _rims_over_bare(
+        rim_either = np.zeros(64) if rims is None else _rims_over_bare(
             rims(_CONFIG_STATES[best] > 0) if callable(rims) else rims, standing | walls_here)
+        # A top coloured like the mat under it is lit as the mat was, while past its rim
+        # its flank and its shadow are darker: inside, the change is above the change
+        # outside. A neighbour's shadow lying across the space darkens its middle as much
+        # or more: a rim the other way is no such top (held out: brown Poles' two-lamp
+        # shadows over bare Telepads on light wood read as beige Poles, sure).
+        rim = np.maximum(rim_either, 0.0)
         # A footprint changes under a neighbour's shadow too, or its own walls': not where
         # one may fall (which does not keep it from the space's Ports). Poles a body, a
         # shadow or a rim shows shade their neighbours' feet as much as those the discs show.
@@ -2065,9 +2071,11 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # A footprint changed, or a rim, where a shadow may fall: a Pole, or a shadow. Not
         # sure of bare (held out: cream Poles seen straight down on a white laminate under a
         # soft box, their rims 1.5 and 1.9 and footprints just short, read bare for sure).
+        # (A rim either way: a Pole's top lit unlike the mat's print under it, or a shadow.)
         doubt = only & ~standing & ~shape & shade_may
         conf_pole = np.where(doubt, np.minimum(
-            conf_pole, 1.0 - clip(np.maximum(footprint, rim) / 2, 0, 1)), conf_pole)
+            conf_pole, 1.0 - clip(np.maximum(footprint, np.abs(rim_either)) / 2, 0, 1)),
+            conf_pole)
     return standing, top_label, conf_pole
 
 

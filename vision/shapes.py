@@ -415,9 +415,9 @@ def pole_rims(camera: CameraModel, geometry: PieceGeometry | None = None) -> Pol
 def pole_rim(light: np.ndarray, empty: np.ndarray, rims: PoleRims, noise: float = 1.0
              ) -> np.ndarray:
     """(64,) float32: how strongly each space shows the rim of a Pole's top, in standard
-    deviations of the frame's own noise: the size of the median, over the lines in clear
-    view, of the change from the empty look (log lightness) inside the rim against outside
-    it. A
+    deviations of the frame's own noise: the median, over the lines in clear view, of the
+    change from the empty look (log lightness) inside the rim against outside it (signed:
+    positive where inside changed up from outside). A
     Pole's top is lit otherwise than what lies past its rim (its flank, its shadow, the mat
     far below), whatever their colours; on bare mat both points change alike (a shade, an
     exposure), and lines across the print's own edges are left out. NaN where too
@@ -451,9 +451,10 @@ def rim_size(across: np.ndarray, seen: np.ndarray, leave_out: np.ndarray | None 
     lines left out besides (:func:`rim_lines_shaded`)."""
     if leave_out is not None:
         seen = seen & ~leave_out
-    # Signed: a top is lit otherwise than all round past its rim, one way, where noise and
-    # the print's edges, slightly off from the empty photo's, change either way.
-    size = np.abs(masked_median(across, seen))
+    # A median: a top is lit otherwise than all round past its rim, one way, where noise
+    # and the print's edges, slightly off from the empty photo's, change either way. Kept
+    # signed (the way tells a top from a shadow's band: see vision.classify._read_poles).
+    size = masked_median(across, seen)
     return np.where(seen.sum(axis=1) >= CLASSIFY.rim_least_directions, size,
                     np.nan).astype(np.float32)
 

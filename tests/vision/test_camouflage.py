@@ -45,7 +45,7 @@ from vision.config import CLASSIFY
 from vision.detect import Detection
 from vision.geometry import camera_model
 from vision.mat import MatColours, MatModel, MatPrint, PortpadMark, QuadrantMark, TelepadMark
-from vision.shapes import PoleShadow, shading_spaces
+from vision.shapes import PoleShadow, rim_size, shading_spaces
 from vision.simtable import CameraPose, Lighting, PieceStyle, Scene, Sensor, render, vary_look
 
 EMPTY = {"poles": {}, "ports": []}
@@ -739,6 +739,40 @@ def test_a_rim_where_a_pole_shadow_may_fall_needs_the_footprint_with_it() -> Non
     assert read(False, 0.5)
     assert not read(True, 0.5)
     assert read(True, 1.5)
+
+
+def test_a_rim_darker_inside_than_out_is_a_shadows_band_not_a_top() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the twenty-third Blender draw, held
+    out: brown Poles' bluish two-lamp shadows lay across the bare Telepads of the first rank
+    on light engraved wood, darkening their middles and footprints, and were read as beige
+    Poles, one of them sure). A Pole coloured like the mat under it has its top lit as the
+    mat was and its flank and shadow darker past its rim: inside, the change is above the
+    change outside. The other way round, with the footprint changed where a shadow may
+    fall, the rim is a shadow's band: no Pole, and no sure bare mat either."""
+    layout, q, (labels, loglik, camouflage), _, _ = _disc_evidence(22, "d1")
+    camouflage[:, :, 1] = True  # north coloured like the mat everywhere
+    best = np.zeros(64, int)
+    change = np.zeros(64)
+    change[q] = 1.3
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return change, np.ones(64, bool)  # a neighbour's shadow may fall anywhere
+
+    def read(inside_minus_outside: float) -> tuple[bool, int, float]:
+        # every rim line's change across, in noise deviations (vision.shapes.rim_lines):
+        # bare spaces about 1 either way, the space's all one way
+        n = CLASSIFY.rim_directions
+        across = np.tile(np.resize([1.0, -1.0, 1.2, -0.8], n), (64, 1))
+        across[q] = inside_minus_outside
+        rims = rim_size(across.astype(np.float32), np.ones((64, n), bool))
+        standing, label, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                            rims=rims, feet=feet)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]), int(label[q]), float(conf[q])
+
+    assert read(15.0)[:2] == (True, 2)
+    standing, _, conf = read(-15.0)
+    assert not standing and conf < CLASSIFY.unsure_below
 
 
 def test_a_rim_where_a_shadow_may_fall_leaves_the_space_unsure() -> None:
