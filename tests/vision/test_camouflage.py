@@ -1136,14 +1136,10 @@ def test_the_unsure_start_spaces_are_kept_and_said(striped: Profile) -> None:
 MAPLE_ON_MAPLE: dict[str, Any] = {
     "poles": {"c1": "south", "e1": "south", "b2": "south", "h3": "south", "d4": "north",
               "e6": "north", "c8": "north", "h8": "north"},
-    "ports": [{"square": "b2", "side": "south", "corner": "ne"},
-              {"square": "g2", "side": "south", "corner": "sw"},
-              {"square": "d3", "side": "north", "corner": "sw"},
-              {"square": "d5", "side": "south", "corner": "nw"},
-              {"square": "d6", "side": "north", "corner": "sw"},
-              {"square": "f6", "side": "south", "corner": "ne"},
-              {"square": "b7", "side": "north", "corner": "sw"},
-              {"square": "h7", "side": "north", "corner": "sw"}]}
+    "ports": [{"square": square, "side": side, "corner": corner} for square, side, corner in (
+        ("b2", "south", "ne"), ("g2", "south", "sw"), ("d3", "north", "sw"),
+        ("d5", "south", "nw"), ("d6", "north", "sw"), ("f6", "south", "ne"),
+        ("b7", "north", "sw"), ("h7", "north", "sw"))]}
 
 
 def test_a_rim_is_read_where_only_the_front_ranks_rims_are_in_view() -> None:
