@@ -12,7 +12,17 @@ suite's memory test rely on that), and nothing is skipped or added.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+# Kivy makes its home's folders when it is imported, each after checking it is missing: two
+# xdist workers importing it at once into a home not made yet (a fresh machine, or a new
+# KIVY_HOME) race, and one fails collecting with FileExistsError. Each worker reads this
+# file before any test module, so the folders are made here first, idempotently.
+_KIVY_HOME = Path(os.environ.get("KIVY_HOME") or Path.home() / ".kivy").expanduser()
+(_KIVY_HOME / "mods").mkdir(parents=True, exist_ok=True)
 
 # Seconds of CPU each long file took in a full run on this project's 2-core machine (late
 # 2026), rounded. Only their order matters; a file missing here goes after them.
