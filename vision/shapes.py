@@ -454,8 +454,8 @@ def rim_size(across: np.ndarray, seen: np.ndarray, leave_out: np.ndarray | None 
     # A median: a top is lit otherwise than all round past its rim, one way, where noise
     # and the print's edges, slightly off from the empty photo's, change either way. Kept
     # signed (the way tells a top from a shadow's band: see vision.classify._read_poles).
-    size = masked_median(across, seen)
-    return np.where(seen.sum(axis=1) >= CLASSIFY.rim_least_directions, size,
+    rim = masked_median(across, seen)
+    return np.where(seen.sum(axis=1) >= CLASSIFY.rim_least_directions, rim,
                     np.nan).astype(np.float32)
 
 
