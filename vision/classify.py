@@ -1619,16 +1619,17 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     space's colours there alone (set aside, those lines would cost it nothing, and the
     shape seen on them is the neighbour's; a change with a wall of its own elsewhere, a
     Teleport's second Port beside a Port back to back with it, is judged as before).
-    Nothing changes where more than one Port is off (a hand over the mat read as pieces,
-    which the set's count tells apart, :func:`vision.detect.beyond_the_set`)."""
+    Two Ports short, and nothing over, are two such spaces, each changing by one Port, the
+    one losing least first (a Port coloured like the mat under it, seen from above, shows
+    its walls faintly; two of them in one frame are no rarer than one in two). Nothing
+    changes where more Ports are off, or any over with another (a hand over the mat read
+    as pieces, which the set's count tells apart, :func:`vision.detect.beyond_the_set`),
+    or where a change needed loses too much."""
     rows = np.arange(64)
     sure = np.ones(64)
-    counts = _CONFIG_PORTS[best].sum(axis=0)  # (2,)
-    off = counts - ports_per_side
-    if np.abs(off).sum() != 1:
+    off = _CONFIG_PORTS[best].sum(axis=0) - ports_per_side  # (2,)
+    if not (np.abs(off).sum() == 1 or (off.sum() == -2 and (off <= 0).all())):
         return best, sure
-    change = _CONFIG_PORTS[None] - _CONFIG_PORTS[best][:, None]  # (64, C, 2)
-    fits = (change == -off).all(axis=2)  # exactly that one Port, the other side alike
     loss = scores[rows, best][:, None] - scores
     if unshared is not None:
         loss = np.minimum(loss, unshared[rows, best][:, None] - unshared)
@@ -1639,13 +1640,22 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
         adds = (_CONFIG_STATES > 0)[None] & (_CONFIG_STATES[best] == 0)[:, None, :]
         onto = adds.any(axis=2) & ~(adds & ~edges[:, None, :]).any(axis=2)  # (64, C)
         loss = np.where(onto, colour_scores[rows, best][:, None] - colour_scores, loss)
-    loss = np.where(fits, loss, np.inf)
-    sq, to = np.unravel_index(np.argmin(loss), loss.shape)
-    if loss[sq, to] >= CLASSIFY.set_fit_loss * CLASSIFY.port_margin:
-        return best, sure
+    change = _CONFIG_PORTS[None] - _CONFIG_PORTS[best][:, None]  # (64, C, 2)
     fitted = best.copy()
-    fitted[sq] = to
-    sure[sq] = max(float(loss[sq, to]), 0.0) / CLASSIFY.port_margin
+    # two short: each a Port some space read unsurely missed, the one losing least first
+    while off.any():
+        steps = [-np.sign(off) * (np.arange(2) == i) for i in np.flatnonzero(off)]
+        fits = np.zeros(loss.shape, bool)
+        for step in steps:  # exactly one Port of a side still off, the other side alike
+            fits |= (change == step).all(axis=2)
+        fits[fitted != best] = False  # a space changes once
+        candidates = np.where(fits, loss, np.inf)
+        sq, to = np.unravel_index(np.argmin(candidates), candidates.shape)
+        if candidates[sq, to] >= CLASSIFY.set_fit_loss * CLASSIFY.port_margin:
+            return best, np.ones(64)
+        fitted[sq] = to
+        sure[sq] = max(float(candidates[sq, to]), 0.0) / CLASSIFY.port_margin
+        off = off + change[sq, to]
     return fitted, sure
 
 
@@ -1724,15 +1734,18 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
     (Poles, Ports) of a side has, and every other piece as the set has; "both" where it
     reads one Port more and one Pole fewer, or one Pole more and one Port fewer (one thing
     seen, read as the wrong kind: a Pole's body and shadow as walls round it, with its top
-    then explained by them); else None. One misreading is fitted to the set
-    (:func:`_fit_the_poles`, :func:`_fit_the_set`); more pieces off than that, or two more
-    or two fewer, are something else (a hand read as pieces, or hiding them), for the
-    hand check."""
+    then explained by them); "port" too where it reads two Ports fewer, and every Pole
+    (two walls each faint, Ports coloured like the mat under them). Those are fitted to
+    the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more pieces off than that, two
+    more, or a Pole and a Port both short, are something else (a hand read as pieces, or
+    hiding them), for the hand check."""
     poles = _poles_of_each_side(standing, side) - set_size[0]
     ports = _CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]
     off = (int(np.abs(poles).sum()), int(np.abs(ports).sum()))
     if off == (1, 1):
         return "both" if poles.sum() == -ports.sum() else None
+    if off == (0, 2) and (ports <= 0).all():
+        return "port"
     return "pole" if off == (1, 0) else "port" if off == (0, 1) else None
 
 
