@@ -612,7 +612,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         noise = camera_noise(lab[bare], empty_look[bare])
         bright, shade = light_allowances(lab[bare], empty_look[bare])
         palette = Palette.learn(image, fix.homography, noise, shade).union(
-            Palette.learn(empty, fix.homography, noise, shade))
+            Palette.learn(empty, fix.homography, noise, shade)).union(
+            Palette.of_pieces(colours))
         inks = None
         shapes = (line_layout(cam, geometry), pole_axes(cam, geometry),
                   pole_rims(cam, geometry))
@@ -632,7 +633,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         # The empty look is kept only where the line of sight met bare mat at calibration.
         empty_look = lab.copy()
         empty_look[~_sees_mat(cam, layout, start)] = np.nan
-        palette = Palette.learn(image, fix.homography)
+        palette = Palette.learn(image, fix.homography).union(Palette.of_pieces(colours))
         _check_pieces_apart_from_the_mat(empty_look, colours)
         inks = _learn_inks(image, cam, start, colours)
         hidden_inks = _inks_apart_from_pieces(lab, empty_look, layout.ink, colours, inks)

@@ -340,6 +340,9 @@ class GateConfig:
     # ... and, where calibration measured the table's shade allowance, this many of it
     # darker (a shadow of known print where none fell in the photos)
     palette_shade_sigmas: float = 2.0
+    # ... and every colour this near a side's pieces' (Mahalanobis): their faces in shades
+    # the photos did not show
+    palette_piece_sigma: float = 3.0
     check_px: int = 128  # top-down size occlusion is checked at
     occluded_fraction: float = 0.003  # a foreign blob this share of the mat: a hand
     # pixels (at check_px) a foreign blob must be across: a narrower strip is where two

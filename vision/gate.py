@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.classify import (
+    ColourModel,
     PieceGeometry,
     bare_mat_distance,
     colour_channels,
@@ -121,6 +122,25 @@ class Palette:
                 hi[tuple(src)] = known[tuple(dst)]
                 grown |= lo | hi
         return cls(grown.ravel())
+
+    @classmethod
+    def of_pieces(cls, colours: dict[str, ColourModel]) -> Palette:
+        """The colours either side's pieces may show (``colours``: each side's
+        :class:`vision.classify.ColourModel`): every bin whose middle lies within
+        ``palette_piece_sigma`` of one. The photos show each piece from one side and in one
+        light; in play a wall turns another face to the camera, in a shade of its own
+        colour the photos never held (a glossy scarlet Port's face in its own shadow, a
+        darker and deeper red), which is no hand."""
+        span = GATE.chroma_span
+        level, q0, q1 = np.meshgrid(np.arange(LEVELS), np.arange(BINS), np.arange(BINS),
+                                    indexing="ij")
+        middles = np.stack([(level + 0.5) / LEVELS, (q0 + 0.5) / BINS * 2 * span - span,
+                            (q1 + 0.5) / BINS * 2 * span - span], axis=-1).reshape(-1, 3)
+        middles = middles.astype(np.float32)
+        known = np.zeros(len(middles), bool)
+        for model in colours.values():
+            known |= model.distance(middles) < GATE.palette_piece_sigma
+        return cls(known)
 
     def union(self, other: Palette) -> Palette:
         """The colours known to either palette."""

@@ -190,3 +190,33 @@ def test_a_shadow_of_known_print_is_no_hand_where_the_shade_was_measured() -> No
     # never fewer colours known: only darker ones added
     plain = Palette.learn(image, H, 1.0)
     assert (measured.known | plain.known).sum() == measured.known.sum()
+
+
+def test_a_pieces_face_in_a_shade_the_photos_never_showed_is_no_hand() -> None:
+    """Issue 16 (held out, the twenty-fourth and twenty-fifth Blender draws: a glossy
+    scarlet Port's face turned to the camera in its own shadow, a deeper red than any the
+    start and empty photos held, over 0.3% of the mat: the frame was held back as a hand).
+    Colours near either side's pieces' (their colour models) are the pieces', in any
+    shade; a skin-coloured fingertip, far from both, is still a hand."""
+    from vision.classify import ColourModel, colour_features
+
+    rng = np.random.default_rng(6)
+    size = 256
+    image = np.clip(rng.normal((150, 170, 180), 2, (size, size, 3)), 0, 255).astype(np.uint8)
+    m = GATE.margin
+    scale = size / (8 + 2 * m)
+    H = np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]])
+    lit = np.clip(rng.normal((40, 40, 200), 6, (400, 3)), 0, 255)  # scarlet, as learned
+    dark = np.clip(rng.normal((10, 20, 40), 3, (400, 3)), 0, 255)  # black
+    colours = {"south": ColourModel.learn(colour_features(dark.astype(np.float32))),
+               "north": ColourModel.learn(colour_features(lit.astype(np.float32)))}
+    side = int(0.6 * scale)
+    face = image.copy()
+    face[100:100 + side, 120:120 + side] = (20, 22, 150)  # the scarlet face in its shade
+    plain = Palette.learn(image, H)
+    assert plain.foreign_fraction(face, H) >= GATE.occluded_fraction
+    palette = plain.union(Palette.of_pieces(colours))
+    assert palette.foreign_fraction(face, H) == 0.0
+    tip = image.copy()
+    tip[100:100 + side, 120:120 + side] = (120, 150, 215)  # skin
+    assert palette.foreign_fraction(tip, H) >= GATE.occluded_fraction
