@@ -114,21 +114,28 @@ def test_a_noisy_camera_widens_the_palette_not_a_quiet_one() -> None:
     assert (noisy.known | quiet.known).sum() == noisy.known.sum()  # only more, never fewer
 
 
+def _plain_mat(bgr: tuple[int, int, int], seed: int, size: int = 256
+               ) -> tuple[np.ndarray, np.ndarray, float]:
+    """A (size, size, 3) uint8 photo of one plain colour (a little noise), the homography
+    (mat (x, y) -> image px) under which the whole grid and its margin fill it, and the
+    pixels per space."""
+    rng = np.random.default_rng(seed)
+    image = np.clip(rng.normal(bgr, 2, (size, size, 3)), 0, 255).astype(np.uint8)
+    m = GATE.margin
+    scale = size / (8 + 2 * m)
+    return image, np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]]), \
+        scale
+
+
 def test_a_thin_strip_of_foreign_colour_is_no_hand_a_fingertip_is() -> None:
     """Issue 16: "glossy highlights and soft shadows must not flip a space", nor take a
     still board for a hand. Where a glossy wall's edge blurs into the mat, a strip a few
     pixels wide shows a mixed colour the palette never saw; a fingertip is more than half
     a space across. The strip, longer than the fingertip, is no hand
     (``foreign_open_px``); the fingertip is."""
-    rng = np.random.default_rng(5)
-    size = 256
-    image = np.clip(rng.normal((60, 120, 40), 2, (size, size, 3)), 0, 255).astype(np.uint8)
-    # mat (x, y) -> image px: the whole grid and its margin fill the image
-    m = GATE.margin
-    scale = size / (8 + 2 * m)
-    H = np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]])
+    image, H, scale = _plain_mat((60, 120, 40), 5)
     palette = Palette.learn(image, H)
-    px = size / GATE.check_px  # image pixels per checked pixel
+    px = image.shape[0] / GATE.check_px  # image pixels per checked pixel
     strip = image.copy()
     width = int((GATE.foreign_open_px - 1) * px)  # a strip one checked pixel too narrow
     strip[60:200, 120:120 + width] = (200, 60, 200)
@@ -200,12 +207,8 @@ def test_a_pieces_face_in_a_shade_the_photos_never_showed_is_no_hand() -> None:
     shade; a skin-coloured fingertip, far from both, is still a hand."""
     from vision.classify import ColourModel, colour_features
 
+    image, H, scale = _plain_mat((150, 170, 180), 6)
     rng = np.random.default_rng(6)
-    size = 256
-    image = np.clip(rng.normal((150, 170, 180), 2, (size, size, 3)), 0, 255).astype(np.uint8)
-    m = GATE.margin
-    scale = size / (8 + 2 * m)
-    H = np.array([[scale, 0, m * scale], [0, -scale, (8 + m) * scale], [0, 0, 1]])
     lit = np.clip(rng.normal((40, 40, 200), 6, (400, 3)), 0, 255)  # scarlet, as learned
     dark = np.clip(rng.normal((10, 20, 40), 3, (400, 3)), 0, 255)  # black
     colours = {"south": ColourModel.learn(colour_features(dark.astype(np.float32))),
