@@ -509,12 +509,26 @@ def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],
     """Whether ``readings`` (64) show something other than the set's pieces over the mat,
     read as pieces: ``beyond_the_set`` pieces more than the set has, one of them sure, or
     ``off_the_set`` beyond it, with those short of it where every piece is on the mat
-    (``whole_set``: a game)."""
+    (``whole_set``: a game) and not every piece is seen (as many Poles and Ports read as
+    the set has, some on the other side: sides misread, nothing hidden)."""
     extra = beyond_the_set(readings, set_size)
     short = short_of_the_set(readings, set_size) if whole_set else 0
+    if whole_set and _every_piece_seen(readings, set_size):
+        # every piece of the set seen, some read as the other side's: sides misread (a black
+        # Port's glossy walls mirroring the scarlet wall beside them), not a hand hiding
+        # pieces as it shows others
+        short = 0
     return (extra > 0 and extra + short >= GATE.off_the_set) or (
         extra >= GATE.beyond_the_set
         and beyond_the_set(readings, set_size, GATE.beyond_the_set_sure) > 0)
+
+
+def _every_piece_seen(readings: list[SpaceReading], set_size: tuple[int, int]) -> bool:
+    """Whether ``readings`` (64) show as many Poles and as many Ports, both sides together,
+    as the set (``set_size``: Poles, Ports per side) has."""
+    poles, ports = _pieces_read(readings)
+    return (sum(poles.values()) == len(SIDES) * set_size[0]
+            and sum(ports.values()) == len(SIDES) * set_size[1])
 
 
 def _pieces_read(readings: list[SpaceReading], sure: float = 0.0

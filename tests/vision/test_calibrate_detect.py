@@ -482,6 +482,36 @@ def test_pieces_hidden_count_with_those_beyond_the_set_only_in_a_game() -> None:
     assert not pieces_over_the_mat(reading(2), (4, 4))
 
 
+def test_pieces_read_as_the_other_sides_with_every_piece_seen_are_no_hand() -> None:
+    """Issue 16 (held out, the twenty-fifth Blender draw's b3: two black Ports on a checker,
+    their glossy walls mirroring the scarlet wall and Pole beside them, read as scarlet,
+    unsure): north two Ports over and south two short is four off the set, which held the
+    still board back as a hand. Every piece is seen, as many Poles and Ports as the set
+    has: sides misread, nothing hidden, and the referee asks to look again at the two
+    unsure spaces. The same two over with a Pole hidden, or one of them read sure, is
+    still held back."""
+    from vision.classify import SpaceReading
+    from vision.detect import pieces_over_the_mat
+
+    def reading(sure: float = 0.4, poles: int = 4) -> list[SpaceReading]:
+        out = [SpaceReading(None, (), 1.0)] * 64
+        for i in range(poles):
+            out[i] = SpaceReading("south", (), 1.0)
+        for i in range(4):
+            out[56 + i] = SpaceReading("north", (), 1.0)
+        for i in range(2):
+            out[16 + i] = SpaceReading(None, (("sw", "south"),), 1.0)
+        for i in range(4):
+            out[40 + i] = SpaceReading(None, (("ne", "north"),), 1.0)
+        for i in range(2):
+            out[24 + i] = SpaceReading(None, (("nw", "north"),), sure)
+        return out
+
+    assert not pieces_over_the_mat(reading(), (4, 4))
+    assert pieces_over_the_mat(reading(poles=3), (4, 4))
+    assert pieces_over_the_mat(reading(sure=0.9), (4, 4))
+
+
 def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:
     """Issue 16: no hand frame gives a position, with pieces of any colours a player owns.
     Light maple pieces are the colour of skin: a hand over them reads as maple pieces, more
