@@ -66,8 +66,11 @@ from vision.shapes import (
     pole_axes,
     pole_body,
     pole_rims,
+    pole_shadow_score,
     sample_maps,
+    shadow_in_view,
     shadow_offsets,
+    shadow_point_spaces,
     shadow_points,
 )
 
@@ -139,6 +142,8 @@ class Profile:
     # space's Pole would cast it (vision.shapes.PoleShadow); None: no clear shadow
     pole_shadow: PoleShadow | None = None
     empty_shadows: np.ndarray | None = None
+    # how much of that shadow each side's (south, north) start Poles cast, where under 1
+    shadow_scale: tuple[float, float] = (1.0, 1.0)
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
     # (vision.shapes.PoleRims); None without an empty-mat photo
     empty_rims: np.ndarray | None = None
@@ -157,7 +162,8 @@ class Profile:
                         camouflage=self.camouflage, set_size=SET_SIZE,
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
-                        empty_shadows=self.empty_shadows, foot_threshold=self.foot_threshold,
+                        empty_shadows=self.empty_shadows, shadow_scale=self.shadow_scale,
+                        foot_threshold=self.foot_threshold,
                         empty_rims=self.empty_rims, surround=self.surround)
 
     def gate(self) -> StabilityGate:
@@ -198,6 +204,7 @@ class Profile:
             "foot_threshold": self.foot_threshold,
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
+            "shadow_scale": list(self.shadow_scale),
             "empty_rims": _looks_json(self.empty_rims),
             "surround": None if self.surround is None else self.surround.to_json(),
         }
@@ -280,6 +287,7 @@ class Profile:
                 body_threshold=_positive("body_threshold", doc.get("body_threshold")),
                 foot_threshold=_positive("foot_threshold", doc.get("foot_threshold")),
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
+                shadow_scale=_shadow_scale(doc.get("shadow_scale", [1.0, 1.0])),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
                     64, CLASSIFY.rim_directions, 2)),
                 surround=None if doc.get("surround") is None else Surround.from_json(
@@ -459,6 +467,40 @@ def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start:
     return shadow, tint
 
 
+def _shadow_scale(value: Any) -> tuple[float, float]:
+    if not isinstance(value, list) or len(value) != len(SIDES):
+        raise ValueError(f"shadow_scale {value!r} is not one value per side")
+    low = CLASSIFY.shadow_scale_least
+    scale = (float(value[0]), float(value[1]))
+    if not all(np.isfinite(v) and low <= v <= 1.0 for v in scale):
+        raise ValueError(f"shadow_scale {value!r} is not between {low:g} and 1")
+    return scale
+
+
+def _start_shadow_scale(image: np.ndarray, cam: CameraModel, geometry: PieceGeometry,
+                        shadow: PoleShadow, empty_shadows: np.ndarray
+                        ) -> tuple[float, float]:
+    """How much of a Pole's own shadow (``shadow``, learned as the least any start Pole
+    shows) each side's start Poles cast in the start photo ``image``, on median: under 1
+    where a side's Poles cast less than the others' (a light Pole lights its own shadow
+    from inside: beige Poles on light wood under a low sun cast 0.84 to 0.91 of it, brown
+    ones 1.1 to 1.3). 1 where a side casts it fully, or less than
+    ``shadow_scale_least`` (its shadows then say too little to scale by)."""
+    h, w = image.shape[:2]
+    now = lightness_at(image, sample_maps(shadow_points(shadow), cam))
+    spaces = np.ascontiguousarray(shadow_point_spaces(shadow, cam, geometry))
+    touched = spaces.view(np.uint64).reshape(spaces.shape[:-1])
+    clear = (touched & np.packbits(_start_occupied()).view(np.uint64)) == 0
+    score = pole_shadow_score(now, empty_shadows, shadow,
+                              shadow_in_view(shadow, cam, geometry, (w, h)) & clear)
+    out = []
+    for side in SIDES:
+        cast = score[[_sq(n) for n in START_POLES[side]]]
+        own = float(np.median(cast[np.isfinite(cast)])) if np.isfinite(cast).any() else 1.0
+        out.append(own if CLASSIFY.shadow_scale_least <= own < 1.0 else 1.0)
+    return (out[0], out[1])
+
+
 def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
     if shadow is None:
         return {}
@@ -597,6 +639,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     foot_threshold = empty_rims = None
+    shadow_scale = (1.0, 1.0)
     hidden_inks: tuple[str, ...] = ()
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
@@ -629,6 +672,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         pole_shadow, tint = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
+            shadow_scale = _start_shadow_scale(image, cam, geometry, pole_shadow,
+                                               empty_shadows)
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
         empty_look = lab.copy()
@@ -656,6 +701,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
                       pole_shadow=pole_shadow, empty_shadows=empty_shadows,
+                      shadow_scale=shadow_scale,
                       empty_rims=empty_rims,
                       surround=Surround.learn(image if empty is None else empty, cam, geometry))
 

@@ -1943,6 +1943,8 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         looked = np.zeros(64, bool)  # where a Pole's own shadow would be in view
         if shadows is not None:
             seen = shadows(standing | walls_here)
+            if seen.ndim == 2:  # per side (south, north): the side its discs cannot tell
+                seen = np.where(silent[0], seen[:, 0], seen[:, 1])
             looked = ~np.isnan(seen)
             cast = ((nan_to(seen, 0.0) >= cfg.shadow_seen)
                     & (nan_to(seen, np.inf) <= cfg.shadow_most))
@@ -2117,7 +2119,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     (:func:`vision.shapes.pole_body`) against what this table's bare spaces show (1: a
     body), and ``shadows``: given the spaces where pieces are read (64,) bool, how much of
     a Pole's own shadow each space casts (64,) (:func:`vision.shapes.pole_shadow_score`,
-    1: as the start Poles did; NaN: not in view, or pieces read within its reach), and
+    1: as the start Poles did; NaN: not in view, or pieces read within its reach), or
+    (64, 2) for a Pole of each side (south, north), as that side's start Poles did, and
     ``feet``: given the same and the walls read standing (64, 4) bool, how much each
     footprint changed against what this table's bare spaces show (64,)
     (:func:`vision.shapes.foot_change`; 1: a Pole) and where a piece's shadow may fall on

@@ -296,6 +296,9 @@ class ClassifyConfig:
     shadow_sigma: float = 4.0
     shadow_least: int = 6
     shadow_seen: float = 0.85
+    # ... of that side's start Poles' own, where those cast less than the least any start
+    # Pole shows (at least shadow_scale_least of it): a light Pole lights its own shadow
+    shadow_scale_least: float = 0.5
     shadow_most: float = 3.0
     # ... and the mat shadow_side spaces beside it, across the shadow's direction, shows at
     # most shadow_beside_most of it (a wall's shadow is long, a Pole's is not)

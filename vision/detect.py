@@ -137,6 +137,9 @@ class Detector:
     # a Pole's own shadow on this table and the empty look where each space's Pole casts it
     pole_shadow: PoleShadow | None = None
     empty_shadows: np.ndarray | None = None
+    # how much of that shadow each side's (south, north) start Poles cast (a light Pole
+    # lights its own shadow): a side's Pole casts its own by that measure
+    shadow_scale: tuple[float, float] = (1.0, 1.0)
     # foot_change above which a space's footprint shows a Pole on this table (None: not read)
     foot_threshold: float | None = None
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
@@ -439,10 +442,12 @@ class Detector:
             empty_shadows, pole_shadow = self.empty_shadows, self.pole_shadow
             shadow_change = log_change(at_shadows, empty_shadows)  # the same every call
 
+            scale = np.array(self.shadow_scale, np.float32)
+
             def shadows(occupied: np.ndarray) -> np.ndarray:
                 clear = (touched & np.packbits(occupied).view(np.uint64)) == 0
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
-                                         in_view & clear, shadow_change)
+                                         in_view & clear, shadow_change)[:, None] / scale
         return walls, bodies, shadows, rims, across
 
     def _rims(self, light: np.ndarray, empty: np.ndarray, cam: CameraModel,

@@ -1157,3 +1157,28 @@ def test_a_rim_is_read_where_only_the_front_ranks_rims_are_in_view() -> None:
     empty = render(EMPTY, scene.with_(seed=scene.seed * 1000 + 999)).image
     profile = calibrate(render(Position.start().to_json(), scene).image, empty=empty)
     assert_reads_exactly(profile, scene, MAPLE_ON_MAPLE, seed=0)
+
+
+def test_a_light_poles_own_shadow_is_weighed_against_its_own_sides_start_poles() -> None:
+    """Issue 16 (held out, the twenty-fifth Blender draw's b2: beige Poles seen nearly
+    straight down on light wood under a low sun, all eleven read bare). A light Pole lights
+    its own shadow from inside: the beige start Poles cast 0.84 to 0.91 of the shadow
+    learned (the least any start Pole shows), the brown ones 1.1 to 1.3, and a beige Pole
+    in play 0.78 to 0.84, under the 0.85 a Pole's own shadow needs. Weighed against its own
+    side's start Poles (0.88) it casts its shadow, and that shadow, with nothing else to
+    tell, is a beige Pole; the same shadow weighed against the start Poles' least is not."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(8, "e1")
+    camouflage[q, top, 0] = camouflage[q, foot, 0] = True  # south coloured like the mat
+    cast = np.zeros(64)
+    cast[q] = 0.80
+
+    def stands(shadows: Callable[[np.ndarray], np.ndarray]) -> bool:
+        standing, label, _ = _read_poles(labels, loglik, camouflage, layout,
+                                         np.zeros(64, int), shadows=shadows)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 1
+
+    assert not stands(lambda occupied: cast)
+    assert stands(lambda occupied: cast[:, None] / np.array([0.88, 1.0]))
+    # the other side's scale says nothing of a south Pole
+    assert not stands(lambda occupied: cast[:, None] / np.array([1.0, 0.88]))

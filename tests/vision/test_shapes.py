@@ -422,6 +422,12 @@ def test_empty_lines_round_trip_and_damage() -> None:
         64, 3, len(profile.pole_shadow.change))
     with pytest.raises(CalibrationError, match="out of range"):
         Profile.from_json({**doc, "pole_shadow": {"offsets": [[0.5, 9.0]], "change": [-0.2]}})
+    assert back.shadow_scale == profile.shadow_scale
+    assert Profile.from_json({**doc, "shadow_scale": [0.88, 1.0]}).shadow_scale == (0.88, 1.0)
+    with pytest.raises(CalibrationError, match=r"shadow_scale \[0\.1, 1\.0\]"):
+        Profile.from_json({**doc, "shadow_scale": [0.1, 1.0]})
+    assert Profile.from_json({k: v for k, v in doc.items() if k != "shadow_scale"}
+                             ).shadow_scale == (1.0, 1.0)
     assert back.empty_rims is not None and profile.empty_rims is not None
     np.testing.assert_allclose(np.nan_to_num(back.empty_rims, nan=-1),
                                np.nan_to_num(profile.empty_rims, nan=-1), atol=1e-4)
