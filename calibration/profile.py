@@ -70,8 +70,9 @@ from vision.shapes import (
     sample_maps,
     shadow_in_view,
     shadow_offsets,
-    shadow_point_spaces,
+    shadow_point_words,
     shadow_points,
+    shadow_points_clear,
 )
 
 PROFILE_KIND = "tabletop-companion/teleporters-profile"
@@ -488,9 +489,7 @@ def _start_shadow_scale(image: np.ndarray, cam: CameraModel, geometry: PieceGeom
     ``shadow_scale_least`` (its shadows then say too little to scale by)."""
     h, w = image.shape[:2]
     now = lightness_at(image, sample_maps(shadow_points(shadow), cam))
-    spaces = np.ascontiguousarray(shadow_point_spaces(shadow, cam, geometry))
-    touched = spaces.view(np.uint64).reshape(spaces.shape[:-1])
-    clear = (touched & np.packbits(_start_occupied()).view(np.uint64)) == 0
+    clear = shadow_points_clear(shadow_point_words(shadow, cam, geometry), _start_occupied())
     score = pole_shadow_score(now, empty_shadows, shadow,
                               shadow_in_view(shadow, cam, geometry, (w, h)) & clear)
     out = []

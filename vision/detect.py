@@ -68,8 +68,9 @@ from vision.shapes import (
     sample_maps,
     shading_spaces,
     shadow_in_view,
-    shadow_point_spaces,
+    shadow_point_words,
     shadow_points,
+    shadow_points_clear,
     veiled_lines,
     wall_bits,
     wall_shading,
@@ -426,15 +427,11 @@ class Detector:
         if self.pole_shadow is not None and self.empty_shadows is not None:
             if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
                                                                cam.homography):
-                # each point's 64 bits as one uint64 (np.packbits' bytes in memory order):
-                # an AND of two words tells what an AND of eight bytes and np.any tell
-                spaces = np.ascontiguousarray(shadow_point_spaces(self.pole_shadow, cam,
-                                                                  self.geometry))
                 self._shadow_maps = (
                     cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
                     shadow_in_view(self.pole_shadow, cam, self.geometry,
                                    (self.width, self.height)),
-                    spaces.view(np.uint64).reshape(spaces.shape[:-1]))
+                    shadow_point_words(self.pole_shadow, cam, self.geometry))
             _, at, in_view, touched = self._shadow_maps
             # as the calibration's exposure would show it (a shadow is a ratio to it)
             at_shadows = ((lightness_at(image, at) + 0.02)
@@ -445,7 +442,7 @@ class Detector:
             scale = np.array(self.shadow_scale, np.float32)
 
             def shadows(occupied: np.ndarray) -> np.ndarray:
-                clear = (touched & np.packbits(occupied).view(np.uint64)) == 0
+                clear = shadow_points_clear(touched, occupied)
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
                                          in_view & clear, shadow_change)[:, None] / scale
         return walls, bodies, shadows, rims, across
