@@ -27,7 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.commands.referee import calibrate_from, referee_recording
+from companion.commands.opening import calibrate_from
+from companion.commands.referee import referee_recording
 from companion.sim.clips import make_clip, sample_scene, sample_script, write_video
 from vision.sources import VideoSource
 
