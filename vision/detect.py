@@ -513,24 +513,32 @@ def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],
     ``off_the_set`` beyond it, with those short of it where every piece is on the mat
     (``whole_set``: a game) and not every piece is seen (as many Poles and Ports read as
     the set has, some on the other side: sides misread, nothing hidden)."""
-    extra = beyond_the_set(readings, set_size)
-    short = short_of_the_set(readings, set_size) if whole_set else 0
-    if whole_set and _every_piece_seen(readings, set_size):
-        # every piece of the set seen, some read as the other side's: sides misread (a black
-        # Port's glossy walls mirroring the scarlet wall beside them), not a hand hiding
-        # pieces as it shows others
-        short = 0
+    counts = _pieces_read(readings)
+    extra = _beyond(*counts, set_size)
+    # Where every piece is on the mat (a game) those hidden count with those beyond, unless
+    # every piece of the set is seen, some read as the other side's: sides misread (a black
+    # Port's glossy walls mirroring the scarlet wall beside them), not a hand hiding pieces
+    # as it shows others.
+    short = _short(*counts, set_size) if whole_set and not _all_seen(*counts, set_size) else 0
     return (extra > 0 and extra + short >= GATE.off_the_set) or (
         extra >= GATE.beyond_the_set
         and beyond_the_set(readings, set_size, GATE.beyond_the_set_sure) > 0)
 
 
-def _every_piece_seen(readings: list[SpaceReading], set_size: tuple[int, int]) -> bool:
-    """Whether ``readings`` (64) show as many Poles and as many Ports, both sides together,
-    as the set (``set_size``: Poles, Ports per side) has."""
-    poles, ports = _pieces_read(readings)
+def _all_seen(poles: dict[str, int], ports: dict[str, int], set_size: tuple[int, int]
+              ) -> bool:
+    """Whether the Poles and Ports read (each side's counts) are as many, both sides
+    together, as the set (``set_size``: Poles, Ports per side) has."""
     return (sum(poles.values()) == len(SIDES) * set_size[0]
             and sum(ports.values()) == len(SIDES) * set_size[1])
+
+
+def _short(poles: dict[str, int], ports: dict[str, int], set_size: tuple[int, int]) -> int:
+    return sum(max(0, set_size[0] - poles[s]) + max(0, set_size[1] - ports[s]) for s in SIDES)
+
+
+def _beyond(poles: dict[str, int], ports: dict[str, int], set_size: tuple[int, int]) -> int:
+    return sum(max(0, poles[s] - set_size[0]) + max(0, ports[s] - set_size[1]) for s in SIDES)
 
 
 def _pieces_read(readings: list[SpaceReading], sure: float = 0.0
@@ -553,8 +561,7 @@ def short_of_the_set(readings: list[SpaceReading], set_size: tuple[int, int]) ->
     """How many of the set's pieces (``set_size``: Poles, Ports per side) ``readings`` (64)
     do not show: pieces never leave the mat, so something hides them (or they are
     misread)."""
-    poles, ports = _pieces_read(readings)
-    return sum(max(0, set_size[0] - poles[s]) + max(0, set_size[1] - ports[s]) for s in SIDES)
+    return _short(*_pieces_read(readings), set_size)
 
 
 def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],
@@ -563,5 +570,4 @@ def beyond_the_set(readings: list[SpaceReading], set_size: tuple[int, int],
     are more than the set has: Poles and Ports of each side beyond ``set_size`` (Poles,
     Ports per side), counting spaces read at confidence ``sure`` or more. Pieces never enter
     play from outside the set."""
-    poles, ports = _pieces_read(readings, sure)
-    return sum(max(0, poles[s] - set_size[0]) + max(0, ports[s] - set_size[1]) for s in SIDES)
+    return _beyond(*_pieces_read(readings, sure), set_size)
