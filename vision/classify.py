@@ -1621,14 +1621,16 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     Teleport's second Port beside a Port back to back with it, is judged as before).
     Two Ports short, and nothing over, are two such spaces, each changing by one Port, the
     one losing least first (a Port coloured like the mat under it, seen from above, shows
-    its walls faintly; two of them in one frame are no rarer than one in two). Nothing
-    changes where more Ports are off, or any over with another (a hand over the mat read
-    as pieces, which the set's count tells apart, :func:`vision.detect.beyond_the_set`),
-    or where a change needed loses too much."""
+    its walls faintly; two of them in one frame are no rarer than one in two). So are two
+    Ports over, and nothing short: two phantoms (a low sun's Pole shadows along grid lines
+    of squares coloured like a side's pieces), each dropped only where read unsurely.
+    Nothing changes where more Ports are off, or some over and some short (a hand over the
+    mat read as pieces, which the set's count tells apart,
+    :func:`vision.detect.beyond_the_set`), or where a change needed loses too much."""
     rows = np.arange(64)
     sure = np.ones(64)
     off = _CONFIG_PORTS[best].sum(axis=0) - ports_per_side  # (2,)
-    if not (np.abs(off).sum() == 1 or (off.sum() == -2 and (off <= 0).all())):
+    if not (np.abs(off).sum() == 1 or (abs(off.sum()) == 2 and (off * off.sum() >= 0).all())):
         return best, sure
     loss = scores[rows, best][:, None] - scores
     if unshared is not None:
@@ -1735,16 +1737,17 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
     reads one Port more and one Pole fewer, or one Pole more and one Port fewer (one thing
     seen, read as the wrong kind: a Pole's body and shadow as walls round it, with its top
     then explained by them); "port" too where it reads two Ports fewer, and every Pole
-    (two walls each faint, Ports coloured like the mat under them). Those are fitted to
+    (two walls each faint, Ports coloured like the mat under them), or two Ports more, and
+    every Pole (two shadows along grid lines read as walls). Those are fitted to
     the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more pieces off than that, two
-    more, or a Pole and a Port both short, are something else (a hand read as pieces, or
+    Poles more, or a Pole and a Port both short, are something else (a hand read as pieces, or
     hiding them), for the hand check."""
     poles = _poles_of_each_side(standing, side) - set_size[0]
     ports = _CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]
     off = (int(np.abs(poles).sum()), int(np.abs(ports).sum()))
     if off == (1, 1):
         return "both" if poles.sum() == -ports.sum() else None
-    if off == (0, 2) and (ports <= 0).all():
+    if off == (0, 2) and ((ports <= 0).all() or (ports >= 0).all()):
         return "port"
     return "pole" if off == (1, 0) else "port" if off == (0, 1) else None
 

@@ -246,6 +246,31 @@ def test_two_ports_short_each_read_faintly_are_both_kept_to_fill_the_set() -> No
     assert fit(ll, 3) == decide(ll)
 
 
+def test_two_ports_over_each_read_unsurely_are_both_dropped_to_fit_the_set() -> None:
+    """Rule book: no piece enters play from outside the set (issue 16, held out, the
+    twenty-sixth Blender draw's b2: a low sun's long Pole shadows along two grid lines of a
+    beige checker, each beside a beige wall across the line, read as two beige Ports the
+    set does not have). North reads five Ports of its three: d5's nw and e7's se each show
+    their walls a little more than bare mat does. Each is a single unsure misreading, so
+    both go, each read unsure; where one of them shows its walls plainly (read sure), the
+    board stays as read, for the hand check."""
+    ll = north_walls(edges(b6_n=30.0, b6_e=30.0, a7_n=30.0, a7_e=30.0, h3_s=30.0, h3_e=30.0))
+    for key in ("d5_n", "d5_w", "e7_s", "e7_e"):
+        name, edge = key.split("_")
+        ll[sq(name), EDGE[edge]] = (-1.5, -60.0, 0.0)
+    read = decide(ll)
+    assert read["d5"] == (("nw", 2),) and read["e7"] == (("se", 2),)
+    assert fit(ll, 3) == {"b6": (("ne", SOUTH),), "a7": (("ne", SOUTH),),
+                          "h3": (("se", SOUTH),), **NORTH_PORTS}
+    # one over on each side, both unsure: both go too
+    ll[sq("e7"), EDGE["s"]] = ll[sq("e7"), EDGE["e"]] = (-1.5, 0.0, -60.0)
+    assert decide(ll)["e7"] == (("se", SOUTH),)
+    assert fit(ll, 3) == {"b6": (("ne", SOUTH),), "a7": (("ne", SOUTH),),
+                          "h3": (("se", SOUTH),), **NORTH_PORTS}
+    ll[sq("e7"), EDGE["s"]] = ll[sq("e7"), EDGE["e"]] = (-30.0, 0.0, -60.0)
+    assert fit(ll, 3) == decide(ll)
+
+
 def test_a_port_read_surely_absent_is_not_invented_to_fill_the_set() -> None:
     """Only a reading that was unsure (set_fit_loss) changes: with every edge plainly bare
     mat, one Port short of the set stays short (the referee names the missing Port)."""
@@ -353,8 +378,10 @@ def the_start_set() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def test_only_one_piece_off_the_set_on_the_whole_board_is_fitted() -> None:
     """Issue 16 (no hand frame gives a position): a Pole and a Port both short, two Poles,
-    three Ports short, or two over, is no misreading to fit, and is left for the hand
-    check (beyond_the_set); two Ports short, and nothing over, are two faint Ports."""
+    three Ports short, or two Ports over with a Pole off, is no misreading to fit, and is
+    left for the hand check (beyond_the_set); two Ports short, and nothing over, are two
+    faint Ports, and two Ports over, and nothing short, two phantoms (each fitted only
+    where read unsurely: a sure one is left for the hand check)."""
     one_port, standing, side = the_start_set()
     assert _pieces_off(standing, side, one_port, (4, 4)) is None
     fewer = one_port.copy()
@@ -371,6 +398,11 @@ def test_only_one_piece_off_the_set_on_the_whole_board_is_fitted() -> None:
     assert _pieces_off(standing, side, fewer, (4, 4)) is None
     over = one_port.copy()
     over[sq("d4")], over[sq("e5")] = config("ne", SOUTH), config("ne", 2)
+    assert _pieces_off(standing, side, over, (4, 4)) == "port"
+    assert _pieces_off(short, side, over, (4, 4)) is None
+    over[sq("e5")] = config("ne", SOUTH)
+    assert _pieces_off(standing, side, over, (4, 4)) == "port"
+    over[sq("e6")] = config("ne", SOUTH)
     assert _pieces_off(standing, side, over, (4, 4)) is None
 
 
