@@ -174,6 +174,7 @@ class ClassifyConfig:
     piece_darker: float = 0.6  # of the mat's lightness there: a blurred sample this dark is a piece
     loglik_cap: float = 10.0  # Mahalanobis distance beyond which a sample counts no worse
     dark_side_distance: float = 7.0  # a dark blurred sample: this far from either side
+    unlike_lean: float = 0.01  # log-likelihood: a tie-break, far below any evidence
     port_margin: float = 20.0  # log-likelihood lead of the best Port arrangement: sure
     # of port_margin: a space's other edges call for its wall on a line two spaces read
     # walls on, when arrangements with that wall lead those without by this much

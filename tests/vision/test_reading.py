@@ -603,9 +603,31 @@ def test_a_sample_unlike_the_mat_and_both_sides_says_nothing_of_a_wall() -> None
     seen = feats(mixed, wine, (12, 12, 12))
     bare = np.repeat(feats(wine), 3, axis=0)
     labels, loglik, _ = sample_evidence(seen, colours, bare)
-    assert labels[0] == -1 and np.ptp(loglik[0]) == 0.0  # neither: says nothing
+    # neither: says nothing (its lean to the nearer side only breaks ties)
+    assert labels[0] == -1 and loglik[0, 0] == loglik[0, 1:].max()
+    assert np.ptp(loglik[0]) <= CLASSIFY.unlike_lean
     assert labels[1] == 0 and loglik[1, 0] > loglik[1, 1:].max()  # the bare mat
     assert labels[2] > 0 and loglik[2, 0] < loglik[2, 1:].max()  # darker: a piece
+
+
+def test_a_wall_unlike_everything_leans_to_the_side_its_colour_is_nearer() -> None:
+    """Issue 16 (simulated, seed 2027, scene 15: a glossy blue Port on a dark print under
+    an uneven light, its walls lit paler than any blue the start photo showed): every wall
+    sample is unlike the blue model, the red one and the dark mat alike, so each side's
+    Port explained its walls exactly as well, and the tie went to south's, a red Port.
+    Such samples still lean, by a tie-break and no more, to the side they are nearer."""
+    def feats(*bgr: tuple[int, int, int]) -> np.ndarray:
+        return colour_features(np.array(bgr, np.uint8))
+
+    blue, red, mat = (150, 60, 20), (30, 30, 170), (40, 40, 45)  # BGR
+    colours = {"south": _model(red, 1), "north": _model(blue, 2)}
+    seen = feats((255, 190, 120), (255, 200, 140))  # pale sky blue, a lit glossy face
+    bare = np.repeat(feats(mat), 2, axis=0)
+    labels, loglik, _ = sample_evidence(seen, colours, bare)
+    assert (labels == -1).all()
+    assert (loglik[:, 2] > loglik[:, 1]).all()  # north's, the blue side
+    assert (loglik[:, 2] - loglik[:, 1] <= CLASSIFY.unlike_lean).all()
+    assert (loglik[:, 0] == loglik[:, 2]).all()  # and no more a wall than bare mat
 
 
 def _model(bgr: tuple[int, int, int], seed: int) -> ColourModel:
