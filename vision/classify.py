@@ -1637,7 +1637,8 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     rows = np.arange(64)
     sure = np.ones(64)
     off = _CONFIG_PORTS[best].sum(axis=0) - ports_per_side  # (2,)
-    if not (np.abs(off).sum() == 1 or (abs(off.sum()) == 2 and (off * off.sum() >= 0).all())):
+    two_alike = (off.sum() == -2 and (off <= 0).all()) or (off.sum() == 2 and (off >= 0).all())
+    if not (np.abs(off).sum() == 1 or two_alike):
         return best, sure
     loss = scores[rows, best][:, None] - scores
     if unshared is not None:
