@@ -361,6 +361,10 @@ class GateConfig:
     beyond_the_set: int = 2
     beyond_the_set_sure: float = 0.5
     off_the_set: int = 4
+    # ... and this many beyond the set alone, however unsure, with not every piece seen: a
+    # misreading names one piece, or two read unsure (held out: a skin-coloured hand's
+    # fingers over light wood read as three of gold's Ports, nothing hidden)
+    beyond_the_set_unsure: int = 3
     # The print under a hand coloured like the mat (skin over light wood): across each edge
     # (vision.shapes.veiled_lines), at line_kept_along of the wall profiles' places along it
     # (off its ends, where the neighbours' walls meet it), the empty look's pattern, at

@@ -509,8 +509,9 @@ def veiled_together(veiled: np.ndarray) -> int:
 def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],
                         whole_set: bool = True) -> bool:
     """Whether ``readings`` (64) show something other than the set's pieces over the mat,
-    read as pieces: ``beyond_the_set`` pieces more than the set has, one of them sure, or
-    ``off_the_set`` beyond it, with those short of it where every piece is on the mat
+    read as pieces: ``beyond_the_set`` pieces more than the set has, one of them sure,
+    ``beyond_the_set_unsure`` however unsure (not every piece seen), or ``off_the_set``
+    beyond it, with those short of it where every piece is on the mat
     (``whole_set``: a game) and not every piece is seen (as many Poles and Ports read as
     the set has, some on the other side: sides misread, nothing hidden)."""
     counts = _pieces_read(readings)
@@ -519,8 +520,10 @@ def pieces_over_the_mat(readings: list[SpaceReading], set_size: tuple[int, int],
     # every piece of the set is seen, some read as the other side's: sides misread (a black
     # Port's glossy walls mirroring the scarlet wall beside them), not a hand hiding pieces
     # as it shows others.
-    short = _short(*counts, set_size) if whole_set and not _all_seen(*counts, set_size) else 0
+    seen = _all_seen(*counts, set_size)
+    short = _short(*counts, set_size) if whole_set and not seen else 0
     return (extra > 0 and extra + short >= GATE.off_the_set) or (
+        extra >= GATE.beyond_the_set_unsure and not seen) or (
         extra >= GATE.beyond_the_set
         and beyond_the_set(readings, set_size, GATE.beyond_the_set_sure) > 0)
 

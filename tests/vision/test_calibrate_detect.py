@@ -512,6 +512,33 @@ def test_pieces_read_as_the_other_sides_with_every_piece_seen_are_no_hand() -> N
     assert pieces_over_the_mat(reading(sure=0.9), (4, 4))
 
 
+def test_three_pieces_beyond_the_set_are_something_over_the_mat_however_unsure() -> None:
+    """Issue 16 (held out, the thirtieth Blender draw's b1: a skin-coloured hand reaching
+    in over light wood, its fingers read as three of gold's Ports, all unsure, nothing
+    hidden): one piece beyond the set is a misreading the referee names, and so are two
+    read unsure; three are something over the mat, however unsure. Three read as the other
+    side's, every piece seen, are sides misread."""
+    from vision.classify import SpaceReading
+    from vision.detect import pieces_over_the_mat
+
+    def reading(over: int, south_ports: int = 4) -> list[SpaceReading]:
+        out = [SpaceReading(None, (), 1.0)] * 64
+        for i in range(4):
+            out[i] = SpaceReading("south", (), 1.0)
+            out[56 + i] = SpaceReading("north", (), 1.0)
+        for i in range(south_ports):
+            out[16 + i] = SpaceReading(None, (("sw", "south"),), 1.0)
+        for i in range(4 + over):
+            out[40 + i] = SpaceReading(None, (("ne", "north"),), 1.0 if i < 4 else 0.3)
+        return out
+
+    assert not pieces_over_the_mat(reading(1), (4, 4))
+    assert not pieces_over_the_mat(reading(2), (4, 4))
+    assert pieces_over_the_mat(reading(3), (4, 4))
+    assert pieces_over_the_mat(reading(3), (4, 4), whole_set=False)
+    assert not pieces_over_the_mat(reading(3, south_ports=1), (4, 4))  # sides misread
+
+
 def test_a_hand_the_colour_of_light_wood_pieces_gives_no_position() -> None:
     """Issue 16: no hand frame gives a position, with pieces of any colours a player owns.
     Light maple pieces are the colour of skin: a hand over them reads as maple pieces, more
