@@ -383,8 +383,11 @@ class GateConfig:
     # surround_step spaces apart all round; at each, the first surround_rows offsets out of
     # surround_offsets whose line of sight clears any piece on the mat by surround_clear
     # spaces, and whose empty look is flat (within surround_flat of its look
-    # surround_flat_px either way). An arm crosses it where every row of surround_run places
-    # in a row (surround_least_run spaces) has changed by surround_sigma (bare_mat_distance).
+    # surround_flat_px either way). An arm crosses it where every row of surround_least_run
+    # spaces' worth of places has changed by surround_sigma (bare_mat_distance), within
+    # surround_within spaces on one side: an arm's crossing is solid, a hand's fingers a comb
+    # (held out: fingers reaching in over the far edge, their palm beyond the band, crossed
+    # it as four strips two places wide at most, and the frame gave a position).
     surround_step: float = 0.125
     surround_offsets: tuple[float, ...] = (0.08, 0.16, 0.24, 0.32, 0.4, 0.5, 0.6, 0.7, 0.8,
                                            0.9, 1.0, 1.1, 1.2)
@@ -394,6 +397,7 @@ class GateConfig:
     surround_flat_px: float = 2.0
     surround_sigma: float = 6.0
     surround_least_run: float = 0.5
+    surround_within: float = 2.0
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved

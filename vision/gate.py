@@ -288,12 +288,7 @@ class Surround:
                                 noise, bright, shade, tint) > GATE.surround_sigma
         changed = np.zeros(len(self.points), bool)
         changed[used] = far.all(axis=1)
-        run = max(1, round(GATE.surround_least_run / GATE.surround_step))
-        for s in range(4):
-            c = changed[self.side == s].astype(np.int32)
-            if len(c) >= run and np.convolve(c, np.ones(run, np.int32), "valid").max() >= run:
-                return True
-        return False
+        return arm_across(changed, self.side)
 
     def to_json(self) -> dict[str, Any]:
         return {"points": np.round(np.nan_to_num(self.points, nan=-99.0), 4).tolist(),
@@ -319,6 +314,22 @@ class Surround:
         if (light < 0).any() or (light > 1.1).any() or (np.abs(chroma) > 6).any():
             raise ValueError("surround looks out of range")
         return cls(points, look, side)
+
+
+def arm_across(changed: np.ndarray, side: np.ndarray) -> bool:
+    """Whether the band's places changed (``changed`` (P,) bool, in order round the grid,
+    ``side`` (P,) int 0-3 each) show something across it: ``surround_least_run`` spaces'
+    worth of them within ``surround_within`` spaces on one side. An arm is solid across
+    the band; a hand reaching in with its palm beyond it crosses as fingers, a comb of
+    strips with gaps between; a speck of glare or noise changes a place or two."""
+    least = max(1, round(GATE.surround_least_run / GATE.surround_step))
+    within = max(least, round(GATE.surround_within / GATE.surround_step))
+    for s in range(4):
+        c = changed[side == s].astype(np.int32)
+        if c.sum() >= least and np.convolve(c, np.ones(min(within, len(c)), np.int32),
+                                            "valid").max() >= least:
+            return True
+    return False
 
 
 class GateState(enum.Enum):

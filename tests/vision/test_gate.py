@@ -13,7 +13,7 @@ from calibration.profile import Profile, calibrate
 from companion.rules.teleporters import Position, parse_move, play
 from companion.rules.teleporters.random_play import random_midgame
 from vision.config import GATE
-from vision.gate import GateState, Palette, StabilityGate
+from vision.gate import GateState, Palette, StabilityGate, arm_across
 from vision.simtable import CameraPose, Hand, Scene, render
 from vision.sources import Frame, Shot, SimulatedSource, frames
 
@@ -223,3 +223,24 @@ def test_a_pieces_face_in_a_shade_the_photos_never_showed_is_no_hand() -> None:
     tip = image.copy()
     tip[100:100 + side, 120:120 + side] = (120, 150, 215)  # skin
     assert palette.foreign_fraction(tip, H) >= GATE.occluded_fraction
+
+
+@pytest.mark.parametrize("north, crossed", [
+    ("................................", False),  # nothing there
+    ("..........11....................", False),  # a speck: glare, noise
+    ("..........1111..................", True),   # an arm, half a space across
+    ("..........11......1.1......11...", True),   # fingers, their palm past the band
+    ("..........11.................11.", False),  # two specks, three spaces apart
+    ("1.1.1...........................", False),  # three places, not half a space's worth
+])
+def test_an_arm_or_a_hands_fingers_across_the_band_round_the_grid(north: str,
+                                                                  crossed: bool) -> None:
+    """Issue 16 (no hand frame gives a position; held out, the thirtieth Blender draw's b1:
+    a skin hand over light wood reached in over the far edge, its palm beyond the band and
+    its fingers across it as four strips two places wide at most, and the frame gave a
+    position). Half a space's worth of the band's places changed, on one side within two
+    spaces, is something across it: solid (an arm) or a comb (fingers)."""
+    assert GATE.surround_step == 0.125  # the strings' places, 8 to a space
+    changed = np.array([c == "1" for c in "." * 32 + north + "." * 64])
+    side = np.repeat([0, 1, 2, 3], [32, 32, 32, 32])
+    assert arm_across(changed, side) is crossed
