@@ -708,6 +708,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         detector = profile.detector()
         detector.prime(fix.corners, layout, cam.K, shapes)
         detector.set_size = None  # a start read with pieces too many names them (_check_start)
+        detector.shade_anywhere = True  # the start Poles' faint shadows are not a hand
         return detector.detect(raw, track=False)
 
     start_read = read_start(profile)

@@ -1038,7 +1038,8 @@ def hidden_pad_ink(ink_at: np.ndarray, empty: np.ndarray,
 
 def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
                        empty: np.ndarray | None, layout: SampleLayout, noise: float = 1.0,
-                       shaded_by: np.ndarray | None = None) -> np.ndarray:
+                       shaded_by: np.ndarray | None = None,
+                       faintly_shaded_by: np.ndarray | None = None) -> np.ndarray:
     """(64,) bool: spaces where a Pole's top and footprint discs look like neither side's
     colour nor what the empty mat looked like there. Nothing on a real board does that; a
     hand or arm does. Each disc is judged on its mean, over the samples whose ray no piece
@@ -1054,7 +1055,12 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     shadow (``shaded_by`` (64, 64) bool, :func:`vision.shapes.shading_spaces` within
     ``shadow_explains`` of the space's centre): two lamps of different colours make a
     shadow of one lamp the other's colour, far from the bare look's chromaticity though
-    little darker."""
+    little darker. ``faintly_shaded_by`` (64, 64) bool: where a neighbour's Pole may cast
+    a shadow fainter than the one learned (the start photo at calibration: every start
+    Pole's weaker lamp's shadow, and its colour bled onto the mat beside it), a disc
+    darker than the bare look, and no further from it than light makes bare mat
+    (:func:`bare_mat_distance` under ``unexplained_sigma``), is that shadow; skin is
+    further."""
     if empty is None:
         return np.zeros(64, bool)
     cfg = CLASSIFY
@@ -1098,8 +1104,11 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
     # Only there: skin may pass for a blend of the mat and light wood or orange anywhere.
     nb = _NEIGHBOURS
     near = (layout.leans_over[..., None] & tops_of[np.maximum(nb, 0)]).any(axis=1)
-    shadowed = (np.zeros(64, bool) if shaded_by is None
-                else (shaded_by & tops_of.any(axis=1)[None, :]).any(axis=1))
+    def near_poles(by: np.ndarray | None) -> np.ndarray:
+        return (np.zeros(64, bool) if by is None
+                else (by & tops_of.any(axis=1)[None, :]).any(axis=1))
+
+    shadowed, faintly = near_poles(shaded_by), near_poles(faintly_shaded_by)
     for odd, mean_f, mean_ref in means:
         ask = odd & near.any(axis=1) & unexplained
         fits = np.zeros(64, bool)
@@ -1107,7 +1116,11 @@ def unexplained_spaces(feat: np.ndarray, colours: dict[str, ColourModel],
             blend = blend_loglik(mean_f[ask], mean_ref[ask], colours, noise)
             fits[ask] = ((blend >= -0.5 * cfg.blend_explains ** 2) & near[ask]).any(axis=1)
         # a shadow only darkens (whatever colour the light still reaching it gives it)
-        fits |= odd & unexplained & shadowed & (mean_f[:, 0] < mean_ref[:, 0])
+        darker = odd & unexplained & (mean_f[:, 0] < mean_ref[:, 0])
+        fits |= darker & shadowed
+        if faintly.any():
+            fits |= darker & faintly & (bare_mat_distance(mean_f, mean_ref, noise)
+                                        < cfg.unexplained_sigma)
         odd_discs -= fits
     return unexplained & (odd_discs == judged)
 

@@ -128,6 +128,12 @@ class Detector:
     # one piece off is fitted to the set, and pieces hidden count with those beyond it;
     # False for a board that holds part of the set (a Solitaire Quest)
     whole_set: bool = True
+    # any neighbour's Pole may cast a faint shadow on a space, not only as far as the Pole
+    # shadow learned reaches: the start photo read back at calibration, where every start
+    # Pole's shadows lie, also those too faint for every start Pole to share (that shared
+    # part is what is learned); a bare space there darker than on the empty mat, by no
+    # more than light does, is no hand (classify.unexplained_spaces' faintly_shaded_by)
+    shade_anywhere: bool = False
     # (64, 4, J, K) the empty mat's lightness across every edge, and (64, Z, 3) on and beside
     # every Pole's axis (vision.shapes, at the calibration's fix): pieces coloured like the
     # mat are read from their shape
@@ -275,8 +281,10 @@ class Detector:
         # with one but no clear Pole shadow learned, any neighbour's Pole may cast one
         if self._shaded_by is None and self.empty_lines is not None:
             self._shaded_by = shading_spaces(self.pole_shadow, CLASSIFY.shadow_explains)
+        faint = (shading_spaces(None, CLASSIFY.shadow_explains)
+                 if self.shade_anywhere and self.empty_lines is not None else None)
         if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise,
-                              self._shaded_by).any() or (
+                              self._shaded_by, faint).any() or (
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography, self.drift)
                 >= GATE.occluded_fraction) or (
