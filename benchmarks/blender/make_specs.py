@@ -66,7 +66,16 @@ PAIRS = [
     ("black", "#161616", "scarlet", "#dd3b1f", ["glossy", "matte"]),
     ("forest", "#1f5a34", "gold", "#d6a41c", ["matte", "wood"]),
 ]
+# Pairs and prints drawn only when asked for (--pairs new, --styles ...): the default draws
+# stay as they were for every seed already rendered
+NEW_PAIRS = [
+    ("ivory", "#ece6d2", "charcoal", "#2e3033", ["matte", "glossy"]),
+    ("pink", "#e07aa0", "olive", "#5f6428", ["matte", "glossy"]),
+    ("sky", "#6fb3e0", "crimson", "#9e1b32", ["glossy", "satin"]),
+    ("grey", "#808389", "orange", "#e8741c", ["matte", "satin"]),
+]
 STYLES = ["checker", "wood", "laminate"]
+NEW_STYLES = ["neoprene", "tiled"]
 LIGHTS = ["sun", "area", "two_lamps", "warm_led"]
 TABLES = ["wood", "cloth", "marble", "tablecloth"]
 SLEEVES = ["#2b3a55", "#7a1f2b", "#3d3d3d", "#c9b27c", "#4f6b3a", "#d8d8d0"]
@@ -411,6 +420,116 @@ def print_laminate(p: dict[str, Any], sides: dict[str, str], res: int,
     return np.clip(cv.img, 0, 1), None
 
 
+def print_neoprene(p: dict[str, Any], sides: dict[str, str], res: int,
+                   rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+    """(d) a dark rubber-backed cloth playmat: soft artwork over a dark ground, thin light
+    grid lines, Quadrants as faint tints split by a coloured cross, Telepads as filled
+    rings in the side's colour, Portpads as chevrons pointing into the start corner, a
+    stitched edge and the cloth's weave."""
+    half = 4 + p["border"]
+    ground, art = hex_rgb(p["ground"]), hex_rgb(p["art"])
+    cv = Canvas(half, res, ground)
+    X, Y = cv.X, cv.Y
+    cloud = np.clip(0.5 + 0.8 * value_noise(X * 0.22, Y * 0.22, rng, 4), 0, 1)
+    cv.img = ground + (art - ground) * (cloud * p["art_strength"])[..., None]
+    inside = (np.abs(X) < 4) & (np.abs(Y) < 4)
+    quad = (X >= 0).astype(int) + 2 * (Y >= 0).astype(int)
+    for q, col in enumerate(p["quad_tints"]):
+        m = inside & (quad == q)
+        cv.img[m] += (hex_rgb(col) - cv.img[m]) * p["quad_alpha"]
+    line = hex_rgb(p["line"])
+    cv.paint(grid_sdf(p["line_w"]), line, 0.85)
+    cross = hex_rgb(p["cross"])
+    cv.paint(lambda x, y: np.where(np.abs(y) <= 4, np.abs(x) - 0.035, 1.0), cross, 0.9)
+    cv.paint(lambda x, y: np.where(np.abs(x) <= 4, np.abs(y) - 0.035, 1.0), cross, 0.9)
+    tele, port = pads()
+    for sq, side in tele.items():
+        cx, cy = square_centre(sq)
+        bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+        cv.paint(sd_circle(cx, cy, 0.3), hex_rgb(sides[side]), 0.35, bb)
+        cv.paint(sd_ring(cx, cy, 0.3, 0.04), line, 0.8, bb)
+    for sq, side, corner in port:
+        cx, cy = square_centre(sq)
+        sx, sy = CORNER_SIGN[corner]
+        bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+        col = hex_rgb(sides[side])
+        for k in range(2):
+            ox, oy = cx + sx * (0.3 - 0.16 * k), cy + sy * (0.3 - 0.16 * k)
+            cv.paint(sd_segment(ox, oy, ox - sx * 0.35, oy, 0.07), col, 0.9, bb)
+            cv.paint(sd_segment(ox, oy, ox, oy - sy * 0.35, 0.07), col, 0.9, bb)
+    # the stitched edge: a dashed light thread just inside the mat's rim
+    rim = np.abs(np.maximum(np.abs(X), np.abs(Y)) - (half - 0.08)) - 0.012
+    along = np.where(np.abs(X) > np.abs(Y), Y, X)
+    dash = np.sin(along * 2 * math.pi / 0.12) > 0
+    cv.paint(lambda x, y: np.where(dash, rim, 1.0), line, 0.7)
+    weave = np.sin(X * 2 * math.pi * 38) * np.sin(Y * 2 * math.pi * 38)
+    cv.img *= (1.0 + 0.04 * weave + 0.03 * value_noise(X * 9, Y * 9, rng, 2))[..., None]
+    return np.clip(cv.img, 0, 1), None
+
+
+def print_tiled(p: dict[str, Any], sides: dict[str, str], res: int,
+                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+    """(e) printed at home on four sheets taped together: white paper, the printer's
+    unprinted margins, thin dark lines, Quadrants named by a pale wash, Telepads as circles
+    and Portpads as corner triangles in the sides' colours (inkjet-washed); each sheet a
+    shade of its own and printed a little off from the next, the seams' overlap a faint
+    dark line that runs across spaces (not along the grid)."""
+    half = 4 + p["border"]
+    paper = hex_rgb(p["paper"])
+    cv = Canvas(half, res, paper)
+    X, Y = cv.X, cv.Y
+    sx0, sy0 = p["seam"]
+    sheet = (sx0 <= X).astype(int) + 2 * (sy0 <= Y).astype(int)
+    ink = hex_rgb(p["ink"])
+
+    def washed(h: str) -> np.ndarray:
+        c = hex_rgb(h)
+        return c + (paper - c) * p["wash"]
+
+    layers = []
+    for k in range(4):
+        dx, dy = p["shifts"][k]
+        sub = Canvas(half, res, paper)
+        sub.X, sub.Y = X - dx, Y - dy
+        inside = (np.abs(sub.X) < 4) & (np.abs(sub.Y) < 4)
+        quad = (sub.X >= 0).astype(int) + 2 * (sub.Y >= 0).astype(int)
+        for q, col in enumerate(p["quad_wash"]):
+            m = inside & (quad == q)
+            sub.img[m] = hex_rgb(col)
+        sub.paint(grid_sdf(p["line_w"]), ink, 0.95)
+        sub.paint(lambda x, y: np.abs(np.maximum(np.abs(x), np.abs(y)) - 4.0) - 0.03, ink)
+        tele, port = pads()
+        for sq, side in tele.items():
+            cx, cy = square_centre(sq)
+            bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+            sub.paint(sd_ring(cx, cy, 0.28, 0.05), washed(sides[side]), 1.0, bb)
+        for sq, side, corner in port:
+            cx, cy = square_centre(sq)
+            csx, csy = CORNER_SIGN[corner]
+            bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+            ox, oy = cx + csx * 0.42, cy + csy * 0.42
+
+            def tri(x: np.ndarray, y: np.ndarray, ox: float = ox, oy: float = oy,
+                    csx: int = csx, csy: int = csy) -> np.ndarray:
+                u, v = (x - ox) * -csx, (y - oy) * -csy  # into the space from the corner
+                return np.maximum(np.maximum(-u, -v), (u + v - 0.3) / math.sqrt(2))
+
+            sub.paint(tri, washed(sides[side]), 1.0, bb)
+        # the printer's margins stay bare paper
+        margin = p["margin"]
+        edge = (np.abs(X - np.where(sx0 <= X, half, -half)) < margin) | (
+            np.abs(Y - np.where(sy0 <= Y, half, -half)) < margin)
+        sub.img[edge] = paper
+        layers.append(sub.img * p["sheet_tone"][k])
+    for k in range(4):
+        cv.img[sheet == k] = layers[k][sheet == k]
+    # where one sheet overlaps the next: a thin shadow line
+    cv.paint(lambda x, y: np.abs(x - sx0) - 0.012, 0.0, 0.35)
+    cv.paint(lambda x, y: np.abs(y - sy0) - 0.012, 0.0, 0.35)
+    cv.img *= (1.0 + 0.015 * value_noise(X * 12, Y * 12, rng, 2))[..., None]
+    return np.clip(cv.img, 0, 1), None
+
+
 def make_print(mat: dict[str, Any], sides: dict[str, str], seed: int
                ) -> tuple[np.ndarray, np.ndarray | None]:
     rng = np.random.default_rng(seed)
@@ -418,6 +537,10 @@ def make_print(mat: dict[str, Any], sides: dict[str, str], seed: int
         return print_checker(mat, sides, TEXTURE_PX, rng)
     if mat["style"] == "wood":
         return print_wood(mat, TEXTURE_PX, rng)
+    if mat["style"] == "neoprene":
+        return print_neoprene(mat, sides, TEXTURE_PX, rng)
+    if mat["style"] == "tiled":
+        return print_tiled(mat, sides, TEXTURE_PX, rng)
     return print_laminate(mat, sides, TEXTURE_PX, rng)
 
 
@@ -593,6 +716,33 @@ def mat_spec(style: str, sides: dict[str, str], rng: random.Random) -> dict[str,
                 "ring_freq": round(rng.uniform(1.2, 2.2), 2), "burn": "#2a1608",
                 "char": "#5a3518", "line_w": 0.045, "thickness_m": 0.012,
                 "finish": "oiled wood, engraved"}
+    if style == "neoprene":
+        ground, art = rng.choice([("#23262d", "#3b4a6b"), ("#1c2433", "#4a3560"),
+                                  ("#2b1f2e", "#5a3a2a"), ("#1f2a24", "#2f5a5a")])
+        tints = rng.choice([["#c0392b", "#2980b9", "#f1c40f", "#27ae60"],
+                            ["#8e44ad", "#16a085", "#d35400", "#2c3e50"]])
+        return {"style": "neoprene", "border": round(rng.uniform(0.4, 0.7), 3),
+                "ground": ground, "art": art, "art_strength": round(rng.uniform(0.3, 0.6), 2),
+                "line": rng.choice(["#d9dde3", "#e8e0c8", "#c9d6df"]),
+                "line_w": round(rng.uniform(0.02, 0.035), 3),
+                "quad_tints": rng.sample(tints, 4), "quad_alpha": round(rng.uniform(0.1, 0.2), 2),
+                "cross": rng.choice(["#e8e0c8", "#f0b429", "#7fdbda"]),
+                "thickness_m": 0.003, "finish": "neoprene cloth"}
+    if style == "tiled":
+        washes = rng.choice([["#f3f3f3", "#e6e6e6", "#e6e6e6", "#f3f3f3"],
+                             ["#fdf2e6", "#e8f1fb", "#eaf6ea", "#fbeaf0"],
+                             ["#ffffff", "#ffffff", "#ffffff", "#ffffff"]])
+        return {"style": "tiled", "border": round(rng.uniform(0.25, 0.45), 3),
+                "paper": rng.choice(["#f7f6f2", "#f4f5f7", "#faf7ef"]),
+                "ink": rng.choice(["#202124", "#3a3a3a", "#1f2a44"]),
+                "line_w": round(rng.uniform(0.012, 0.022), 3), "quad_wash": washes,
+                "wash": round(rng.uniform(0.15, 0.35), 2),
+                "seam": [round(rng.uniform(-0.6, 0.6), 2), round(rng.uniform(-0.6, 0.6), 2)],
+                "shifts": [[round(rng.gauss(0, 0.012), 3), round(rng.gauss(0, 0.012), 3)]
+                           for _ in range(4)],
+                "sheet_tone": [round(rng.uniform(0.97, 1.02), 3) for _ in range(4)],
+                "margin": round(rng.uniform(0.05, 0.1), 3),
+                "thickness_m": 0.0004, "finish": "matte paper, taped sheets"}
     quad = rng.sample(["#e0312f", "#1e88e5", "#f5b800", "#2e9d4e", "#8e44ad", "#ff6f00",
                        "#00a3a3"], 4)
     return {"style": "laminate", "border": round(rng.uniform(0.25, 0.4), 3),
@@ -700,11 +850,13 @@ def make_scene(idx: int, seed: int, out: Path, plan: dict[str, Any]) -> dict[str
     return scene
 
 
-def plan_scenes(n: int, seed: int) -> list[dict[str, Any]]:
+def plan_scenes(n: int, seed: int, styles: list[str] | None = None,
+                pairs: list[tuple[str, str, str, str, list[str]]] | None = None
+                ) -> list[dict[str, Any]]:
     """Spread the styles, lights, tables, colour pairs, tilts and views over the scenes."""
     rng = random.Random(seed)
-    styles = STYLES[:]
-    lights, tables, pairs = LIGHTS[:], TABLES[:], PAIRS[:]
+    styles = (styles or STYLES)[:]
+    lights, tables, pairs = LIGHTS[:], TABLES[:], (pairs or PAIRS)[:]
     rng.shuffle(styles)
     rng.shuffle(lights)
     rng.shuffle(tables)
@@ -715,8 +867,9 @@ def plan_scenes(n: int, seed: int) -> list[dict[str, Any]]:
     for i in range(n):
         lo = 35.0 * i / n
         tilt = round(rng.uniform(lo, lo + 35.0 / n))
-        plans.append({"style": styles[i % 3], "light": lights[i % 4], "table": tables[i % 4],
-                      "pair": pairs[i % len(pairs)], "tilt": tilt, "yaw_base": yaws[i % 4]})
+        plans.append({"style": styles[i % len(styles)], "light": lights[i % 4],
+                      "table": tables[i % 4], "pair": pairs[i % len(pairs)], "tilt": tilt,
+                      "yaw_base": yaws[i % 4]})
     tilts = [p["tilt"] for p in plans]
     rng.shuffle(tilts)
     for p, t in zip(plans, tilts, strict=True):
@@ -730,9 +883,19 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2031, help="master seed (default 2031)")
     ap.add_argument("--out", type=Path, default=Path("/tmp/blenderset"),
                     help="output folder (default /tmp/blenderset)")
+    ap.add_argument("--styles", default=",".join(STYLES),
+                    help=f"mat prints to spread over the scenes, of {STYLES + NEW_STYLES} "
+                         f"(default {','.join(STYLES)})")
+    ap.add_argument("--pairs", choices=["old", "new"], default="old",
+                    help="the piece colour pairs: the first six (old, default) or four others")
     args = ap.parse_args()
+    styles = args.styles.split(",")
+    unknown = [st for st in styles if st not in STYLES + NEW_STYLES]
+    if unknown or not styles:
+        ap.error(f"unknown mat style {unknown[0] if unknown else args.styles!r}")
     args.out.mkdir(parents=True, exist_ok=True)
-    for i, plan in enumerate(plan_scenes(args.scenes, args.seed)):
+    pairs = NEW_PAIRS if args.pairs == "new" else PAIRS
+    for i, plan in enumerate(plan_scenes(args.scenes, args.seed, styles, pairs)):
         sc = make_scene(i, args.seed * 100 + i + 1, args.out, plan)
         print(f"{sc['name']}: tilt {sc['camera']['tilt_deg']}, yaw {sc['camera']['yaw_deg']:.0f},"
               f" height {sc['camera']['height_m']:.3f} m, south at {sc['south_at']}")

@@ -517,6 +517,25 @@ def mat_materials(spec: dict[str, Any], folder: Path, render: dict[str, Any]
         link(nt, wav.outputs["Fac"], bump.inputs["Height"])
         link(nt, bump.outputs["Normal"], bsdf.inputs["Normal"])
         body_col = "#f2f2ee"
+    elif style == "neoprene":
+        # cloth over rubber: rough, a faint sheen, no gloss
+        bsdf.inputs["Roughness"].default_value = 0.9
+        bsdf.inputs["Specular"].default_value = 0.15
+        set_input(bsdf, "Sheen", 0.3)
+        body_col = "#141414"
+    elif style == "tiled":
+        # matte paper, its sheets a little wavy where they lie on the table
+        bsdf.inputs["Roughness"].default_value = 0.75
+        bsdf.inputs["Specular"].default_value = 0.35
+        wav = node(nt, "ShaderNodeTexNoise")
+        set_input(wav, "Scale", 1.5)
+        set_input(wav, "Detail", 1.0)
+        link(nt, tc.outputs["Object"], wav.inputs["Vector"])
+        bump = node(nt, "ShaderNodeBump")
+        bump.inputs["Strength"].default_value = 0.08
+        link(nt, wav.outputs["Fac"], bump.inputs["Height"])
+        link(nt, bump.outputs["Normal"], bsdf.inputs["Normal"])
+        body_col = mat["paper"]
     else:
         bsdf.inputs["Roughness"].default_value = 0.68
         bsdf.inputs["Specular"].default_value = 0.3
