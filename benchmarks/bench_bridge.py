@@ -18,12 +18,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import serial
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.progress import Progress
 from firmware_bridge import Bridge, Color, LedLayout
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.framing import FrameReader, decode_frame
@@ -54,6 +56,13 @@ def summary(name: str, samples: list[float]) -> None:
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
     print(f"  {name:<48} median {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   "
           f"worst {ms[-1]:6.2f} ms   (n={len(ms)})")
+
+
+def timed_rounds(what: str, rounds: int, one: Callable[[int], float]) -> list[float]:
+    """``one(i)`` (the seconds of round ``i``) for each round, counted by a bar stepped between
+    rounds, outside each timed one, and wiped before the figures are printed."""
+    with Progress(what, rounds, unit="round") as bar:
+        return [one(i) for i in bar.track(range(rounds))]
 
 
 def computed() -> None:
@@ -98,9 +107,11 @@ def measure_raw(port: str, rounds: int, label: str) -> None:
     link = RawLink(port)
     try:
         link.round_trip(Hello(1, LAYOUT.led_count, LAYOUT.status_base))
-        summary(f"{label}: PING round trip", [link.round_trip(Ping()) for _ in range(rounds)])
+        summary(f"{label}: PING round trip",
+                timed_rounds(f"{label}: PING", rounds, lambda _: link.round_trip(Ping())))
         summary(f"{label}: full 64-space update acknowledged",
-                [link.round_trip(full_update(i)) for i in range(rounds)])
+                timed_rounds(f"{label}: full updates", rounds,
+                             lambda i: link.round_trip(full_update(i))))
     finally:
         link.close()
 
@@ -110,15 +121,17 @@ def measure_bridge(port: str, rounds: int, label: str) -> None:
         if not bridge.wait_connected(5):
             raise BridgeError(f"bridge did not connect: {bridge.status().last_error}")
         bridge.sync(3)
-        samples = []
-        for i in range(rounds):
+
+        def one(i: int) -> float:
             picture = {sq: Color((i + k) % 15 + 1) for k, sq in enumerate(LAYOUT.spaces)}
             start = time.perf_counter()
             bridge.show(picture)
             if not bridge.sync(3):
                 raise BridgeError("bridge did not sync")
-            samples.append(time.perf_counter() - start)
-        summary(f"{label}: Bridge.show() of 64 spaces to confirmed", samples)
+            return time.perf_counter() - start
+
+        summary(f"{label}: Bridge.show() of 64 spaces to confirmed",
+                timed_rounds(f"{label}: Bridge.show()", rounds, one))
 
 
 def codec_speed() -> None:
@@ -132,10 +145,10 @@ def codec_speed() -> None:
           f"({1e6 / rate:.1f} us each)")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=200)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     computed()
     print(f"virtual board on a pty, paced to {BAUD} baud:")
     with VirtualDevice(seed=1, baud=BAUD) as dev:

@@ -53,6 +53,7 @@ from companion.matchlog import (  # noqa: E402
     Result,
     TurnRecord,
 )
+from companion.progress import Progress  # noqa: E402
 from companion.rules.teleporters import Position  # noqa: E402
 from companion.rules.teleporters.random_play import random_turn  # noqa: E402
 
@@ -110,8 +111,10 @@ def snapshot_jpeg() -> bytes:
 
 
 def time_commits(path: Path, records: list[TurnRecord], commits: int, *,
-                 snapshot: bytes | None = None, synchronous: str = "FULL") -> list[float]:
-    """Milliseconds per commit_turn, matches of len(records) turns one after another."""
+                 snapshot: bytes | None = None, synchronous: str = "FULL",
+                 bar: Progress | None = None) -> list[float]:
+    """Milliseconds per commit_turn, matches of len(records) turns one after another;
+    ``bar`` counts the commits."""
     store = MatchStore(path, snapshots=snapshot is not None)
     if synchronous != "FULL":
         assert store._conn is not None
@@ -125,12 +128,14 @@ def time_commits(path: Path, records: list[TurnRecord], commits: int, *,
             t0 = time.perf_counter()
             store.commit_turn(match_id, record, snapshot)
             times.append((time.perf_counter() - t0) * 1000)
+            if bar is not None:  # after the timed call
+                bar.update()
         store.finish_match(match_id, Result.DRAW)
     store.close()
     return times
 
 
-def time_events(path: Path, n: int) -> list[float]:
+def time_events(path: Path, n: int, bar: Progress | None = None) -> list[float]:
     store = MatchStore(path)
     match_id = store.begin_match(Position.start())
     times = []
@@ -138,6 +143,8 @@ def time_events(path: Path, n: int) -> list[float]:
         t0 = time.perf_counter()
         store.record_event(match_id, DieRoll(k % 6 + 1, DieSource.ELECTRONIC))
         times.append((time.perf_counter() - t0) * 1000)
+        if bar is not None:  # after the timed call
+            bar.update()
     store.close()
     return times
 
@@ -170,8 +177,8 @@ def build_store(path: Path, seeds: list[Match], total: int) -> float:
     return time.perf_counter() - t0
 
 
-def time_reads(path: Path, total: int, repeats: int, rng: random.Random
-               ) -> dict[str, list[float]]:
+def time_reads(path: Path, total: int, repeats: int, rng: random.Random,
+               bar: Progress | None = None) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"open": [], "list": [], "get": [], "total": [],
                                    "list_20": []}
     for _ in range(repeats):
@@ -192,16 +199,20 @@ def time_reads(path: Path, total: int, repeats: int, rng: random.Random
         out["get"].append((t3 - t2) * 1000)
         out["total"].append((t3 - t0) * 1000)
         out["list_20"].append((t4 - t3) * 1000)
+        if bar is not None:  # between repeats
+            bar.update()
     return out
 
 
-def time_cli(path: Path, repeats: int) -> list[float]:
+def time_cli(path: Path, repeats: int, bar: Progress | None = None) -> list[float]:
     times = []
     for k in range(repeats):
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "companion", "matches", "show", str(k + 1),
                         "--db", str(path)], stdout=subprocess.DEVNULL, check=True, cwd=ROOT)
         times.append((time.perf_counter() - t0) * 1000)
+        if bar is not None:  # between runs
+            bar.update()
     return times
 
 
@@ -241,25 +252,31 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp_name:
         tmp = Path(tmp_name)
         progress("generating random legal matches ...")
-        seeds = [random_match(rng, args.turns) for _ in range(10 if args.quick else 40)]
+        n_seeds = 10 if args.quick else 40
+        with Progress("generating matches", n_seeds, unit="match") as bar:
+            seeds = [random_match(rng, args.turns) for _ in bar.track(range(n_seeds))]
         records = [t for m in seeds for t in m.turns][:args.turns]
         jpeg = snapshot_jpeg()
 
         progress(f"timing {commits} commits per row ...")
-        rows: list[tuple[str, str, Callable[[], list[float]]]] = [
+        rows: list[tuple[str, str, Callable[[Progress], list[float]]]] = [
             ("commit_full", "commit_turn, synchronous=FULL (durable)",
-             lambda: time_commits(tmp / "c1.sqlite3", records, commits)),
+             lambda bar: time_commits(tmp / "c1.sqlite3", records, commits, bar=bar)),
             ("commit_full_snapshot", f"... with a {len(jpeg) // 1024} KB JPEG snapshot",
-             lambda: time_commits(tmp / "c2.sqlite3", records, commits, snapshot=jpeg)),
+             lambda bar: time_commits(tmp / "c2.sqlite3", records, commits, snapshot=jpeg,
+                                      bar=bar)),
             ("record_event", "record_event (die roll), synchronous=FULL",
-             lambda: time_events(tmp / "c3.sqlite3", commits)),
+             lambda bar: time_events(tmp / "c3.sqlite3", commits, bar)),
             ("commit_normal", "commit_turn, synchronous=NORMAL (not durable)",
-             lambda: time_commits(tmp / "c4.sqlite3", records, commits,
-                                  synchronous="NORMAL")),
+             lambda bar: time_commits(tmp / "c4.sqlite3", records, commits,
+                                      synchronous="NORMAL", bar=bar)),
         ]
         print("\nWriting (WAL journal; each call is one transaction):")
         for key, label, fn in rows:
-            s = summary(fn())
+            # the bar is wiped before the row's line is printed
+            with Progress(f"timing {key}", commits, unit="call") as bar:
+                times = fn(bar)
+            s = summary(times)
             report[key] = s
             print(line(label, s))
         ok = report["commit_full"]["median"] < TARGET_COMMIT_MS
@@ -275,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nReading a store of {args.matches:,} matches ({turns:.0f} turns each on "
               f"average, {size_mb:.0f} MB; built in {build_s:.1f} s), {repeats} repeats, "
               "fresh MatchStore each time:")
-        reads = time_reads(big, args.matches, repeats, rng)
+        with Progress("timing reads", repeats, unit="repeat") as bar:
+            reads = time_reads(big, args.matches, repeats, rng, bar)
         for key, label in (("open", "open the store (checks, pragmas)"),
                            ("list", f"list_matches() (all {args.matches:,})"),
                            ("get", "get_match(random id): all turns and events"),
@@ -286,7 +304,9 @@ def main(argv: list[str] | None = None) -> int:
             print(line(label, s))
         ok = report["read_total"]["median"] < TARGET_LIST_OPEN_MS
         print(f"  target: list and open a match < {TARGET_LIST_OPEN_MS:g} ms: {verdict(ok)}")
-        cli = summary(time_cli(big, 3 if args.quick else 5))
+        runs = 3 if args.quick else 5
+        with Progress("timing `matches show`", runs, unit="run") as bar:
+            cli = summary(time_cli(big, runs, bar))
         report["cli_show"] = cli
         print(line("`companion matches show ID` (incl. Python start-up)", cli))
     if args.json:

@@ -88,13 +88,13 @@ def summary(name: str, ms: list[float]) -> str:
             f"worst {ms[-1]:6.2f} ms")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--changes", type=int, default=120, help="board changes to time")
     ap.add_argument("--size", default="1280x720", help="frame size (default 1280x720)")
     ap.add_argument("--fps", type=float, default=15.0, help="simulated camera frame rate")
     ap.add_argument("--seed", type=int, default=2026)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     scene = SCENE.with_(pose=CameraPose(tilt_deg=SCENE.pose.tilt_deg, width=width,
                                         height=height))

@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.timing import timing_line  # noqa: E402
+from companion.progress import Progress  # noqa: E402
 from companion.rules.errors import PositionError  # noqa: E402
 from companion.rules.portal_hex import Kind, Position, explain, legal_moves  # noqa: E402
 from companion.rules.portal_hex.movegen import apply_unchecked  # noqa: E402
@@ -74,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     bugs = 0
     clock = time.perf_counter
     t0 = clock()
-    for seed in range(args.games):
+    # A step after each game, outside its timed calls; a bug's line goes above the bar.
+    bar = Progress("playing games", args.games, unit="game")
+    for seed in bar.track(range(args.games)):
         rng = random.Random(seed)
         pos = Position.start(random_variant(rng))
         plies = 0
@@ -92,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
             t_explain.append(clock() - a)
             if not ex.legal or not apply_unchecked(pos, ex.moves[0]).same_board(after):
                 bugs += 1
-                print(f"BUG seed {seed} ply {plies}: {move.notation()} -> {ex.describe()}")
+                with bar.above():
+                    print(f"BUG seed {seed} ply {plies}: {move.notation()} -> {ex.describe()}")
             if plies % 10 == 0:
                 bad = _bad_observation(pos, after)
                 if bad is not None:
@@ -102,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                     if ex_bad.legal and not any(apply_unchecked(pos, m).same_board(bad)
                                                 for m in ex_bad.moves):
                         bugs += 1
-                        print(f"BUG seed {seed} ply {plies}: bad observation accepted")
+                        with bar.above():
+                            print(f"BUG seed {seed} ply {plies}: bad observation accepted")
             pos = after
             plies += 1
         lengths.append(plies)
@@ -111,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ends["ply cap"] += 1
             bugs += 1
-            print(f"BUG seed {seed}: no winner after {plies} plies")
+            with bar.above():
+                print(f"BUG seed {seed}: no winner after {plies} plies")
+    bar.close()
     total = clock() - t0
     print(f"Portal (portal-hex) rules core: {args.games} guided random games in {total:.1f} s "
           f"({sum(lengths)} plies)")

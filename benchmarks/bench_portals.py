@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.timing import timing_line  # noqa: E402
+from companion.progress import Progress  # noqa: E402
 from companion.rules.portals import (  # noqa: E402
     NO_PORTABLE_PORTAL,
     Position,
@@ -57,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     bugs = 0
     clock = time.perf_counter
     t0 = clock()
-    for seed in range(args.games):
+    # A step after each game, outside its timed calls; a bug's line goes above the bar.
+    bar = Progress("playing games", args.games, unit="game")
+    for seed in bar.track(range(args.games)):
         rng = random.Random(seed)
         pos = Position.start() if seed % 5 else Position.start(NO_PORTABLE_PORTAL)
         plies = 0
@@ -76,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
             t_explain.append(clock() - a)
             if not ex.legal or not apply_unchecked(pos, ex.moves[0]).same_board(after):
                 bugs += 1
-                print(f"BUG seed {seed} ply {plies}: {move.notation()} -> {ex.describe()}")
+                with bar.above():
+                    print(f"BUG seed {seed} ply {plies}: {move.notation()} -> {ex.describe()}")
             if plies % 10 == 0:
                 board = list(after.pieces)
                 if move.dst + 1 < len(board) and board[move.dst + 1] is None and \
@@ -93,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                 if ex_bad.legal and not any(
                         apply_unchecked(pos, m).same_board(bad) for m in ex_bad.moves):
                     bugs += 1
-                    print(f"BUG seed {seed} ply {plies}: bad observation accepted")
+                    with bar.above():
+                        print(f"BUG seed {seed} ply {plies}: bad observation accepted")
             pos = after
             plies += 1
         lengths.append(plies)
@@ -104,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ends["ply cap"] += 1
             bugs += 1
-            print(f"BUG seed {seed}: no end after {plies} plies")
+            with bar.above():
+                print(f"BUG seed {seed}: no end after {plies} plies")
+    bar.close()
     total = clock() - t0
     print(f"Portals rules core: {args.games} random games in {total:.1f} s "
           f"({sum(lengths)} plies; every 5th game without the Portable Portal)")

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.commands.opening import calibrate_from
 from companion.commands.referee import referee_recording
+from companion.progress import Progress
 from companion.sim.clips import make_clip, sample_scene, sample_script, write_video
 from vision.sources import VideoSource
 
@@ -41,25 +42,27 @@ def clip_for(size: tuple[int, int], fps: float, cache: Path) -> tuple[Path, Path
     clip = make_clip(sample_script(), sample_scene(w, h, 10.0, 0.0, seed=5), fps)
     if not path.exists():
         t0 = time.perf_counter()
-        write_video(clip.frames(), path, fps)
+        with Progress(f"recording {path.name}", clip.frame_count) as bar:
+            write_video(bar.track(clip.frames()), path, fps)
         print(f"  recorded {path.name}: {clip.frame_count} frames in "
               f"{time.perf_counter() - t0:.0f} s", flush=True)
     if not profile.exists():  # as `companion referee` without --profile does it
         source = VideoSource(path)
         try:
-            calibrate_from(source)[0].save(profile)
+            with Progress("calibrating the mat") as bar:
+                calibrate_from(source, progress=bar)[0].save(profile)
         finally:
             source.close()
     return path, profile, len(clip.turns)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1280x720,1920x1080")
     ap.add_argument("--fps", type=float, default=30.0)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cache", default=tempfile.gettempdir())
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -68,15 +71,20 @@ def main() -> int:
         w, h = (int(v) for v in spec.lower().split("x"))
         path, profile, turns = clip_for((w, h), args.fps, cache)
         rates = []
-        for _ in range(args.runs):
+        # A step after each run, outside the timed refereeing (whose own bar is off: its
+        # err is a StringIO).
+        bar = Progress(f"refereeing {spec}", args.runs, unit="run")
+        for _ in bar.track(range(args.runs)):
             with tempfile.TemporaryDirectory() as tmp:
                 summary = referee_recording(str(path), profile=str(profile),
                                             db=str(Path(tmp) / "m.sqlite"),
                                             out=io.StringIO(), err=io.StringIO())
             if len(summary.turns) != turns:
-                print(f"  {spec}: {len(summary.turns)} of {turns} turns recovered")
+                with bar.above():
+                    print(f"  {spec}: {len(summary.turns)} of {turns} turns recovered")
                 missed = True
             rates.append(summary.fps)
+        bar.close()
         med = statistics.median(rates)
         rows.append((spec, summary.frames, summary.seconds, med, med / args.fps,
                      min(rates), max(rates)))

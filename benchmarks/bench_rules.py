@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from companion.progress import Progress  # noqa: E402
 from companion.rules.errors import MoveError  # noqa: E402
 from companion.rules.teleporters import (  # noqa: E402
     Move,
@@ -169,9 +170,10 @@ def _percentile(sorted_values: Sequence[float], pct: float) -> float:
 # Timing helpers
 
 
-def _time_passes(one_pass: Callable[[], object], repeats: int, min_seconds: float
-                 ) -> tuple[int, list[float]]:
-    """Seconds per pass, one figure per repeat; each repeat loops enough to last min_seconds."""
+def _time_passes(one_pass: Callable[[], object], repeats: int, min_seconds: float,
+                 bar: Progress | None = None) -> tuple[int, list[float]]:
+    """Seconds per pass, one figure per repeat; each repeat loops enough to last min_seconds.
+    ``bar`` counts the repeats."""
     one_pass()  # warm-up (caches, first-call costs)
     t0 = time.perf_counter()
     one_pass()
@@ -184,6 +186,8 @@ def _time_passes(one_pass: Callable[[], object], repeats: int, min_seconds: floa
         for _ in range(loops):
             one_pass()
         per_pass.append((time.perf_counter() - t0) / loops)
+        if bar is not None:  # between repeats, outside the timed loop
+            bar.update()
     return loops, per_pass
 
 
@@ -202,16 +206,17 @@ def midgame_positions(seed: int, count: int, min_turns: int, max_turns: int) -> 
     return [random_midgame(rng, rng.randint(min_turns, max_turns)) for _ in range(count)]
 
 
-def bench_movegen(positions: list[Position], repeats: int, min_seconds: float) -> Throughput:
+def bench_movegen(positions: list[Position], repeats: int, min_seconds: float,
+                  bar: Progress | None = None) -> Throughput:
     def one_pass() -> int:
         return sum(len(legal_moves(p)) for p in positions)
 
     moves = one_pass()
-    loops, per_pass = _time_passes(one_pass, repeats, min_seconds)
+    loops, per_pass = _time_passes(one_pass, repeats, min_seconds, bar)
     return _throughput(len(positions), moves, loops, per_pass)
 
 
-def bench_chess(repeats: int, min_seconds: float) -> Throughput:
+def bench_chess(repeats: int, min_seconds: float, bar: Progress | None = None) -> Throughput:
     import chess
 
     boards = [chess.Board(fen) for _, fen, _ in CHESS_POSITIONS]
@@ -224,7 +229,7 @@ def bench_chess(repeats: int, min_seconds: float) -> Throughput:
         return sum(len(list(b.legal_moves)) for b in boards)
 
     moves = one_pass()
-    loops, per_pass = _time_passes(one_pass, repeats, min_seconds)
+    loops, per_pass = _time_passes(one_pass, repeats, min_seconds, bar)
     return _throughput(len(boards), moves, loops, per_pass)
 
 
@@ -246,8 +251,9 @@ def _replay_error(start: Position, moves: Sequence[Move], observed: Position) ->
 
 
 def bench_explain(pool: list[Position], seed: int, k: int, n_turns: int,
-                  failures: list[Failure]) -> ExplainResult:
-    """``n_turns`` random legal turns of exactly ``k`` moves, each explained once."""
+                  failures: list[Failure], bar: Progress | None = None) -> ExplainResult:
+    """``n_turns`` random legal turns of exactly ``k`` moves, each explained once; ``bar``
+    counts the turns timed."""
     rng = random.Random(f"{seed}-explain-{k}")
     result = ExplainResult(k, Timings())
     attempts = 0
@@ -268,6 +274,8 @@ def bench_explain(pool: list[Position], seed: int, k: int, n_turns: int,
                                     traceback.format_exc()))
             continue
         result.timings.samples_ms.append(elapsed * 1000)
+        if bar is not None:  # after the timed call
+            bar.update()
         if not ex.legal:
             failures.append(Failure(f"{k}-move turn judged illegal", start.to_text(),
                                     observed.to_text(), _notation(moves), ex.describe()))
@@ -304,7 +312,8 @@ def _stray_pole(start: Position, observed: Position, rng: random.Random) -> Posi
 
 
 def bench_illegal(pool: list[Position], seed: int, n_samples: int,
-                  failures: list[Failure]) -> IllegalResult:
+                  failures: list[Failure], bar: Progress | None = None) -> IllegalResult:
+    """``n_samples`` illegal observations, each explained once; ``bar`` counts them."""
     rng = random.Random(f"{seed}-illegal")
     result = IllegalResult(Timings())
     attempts = 0
@@ -325,6 +334,8 @@ def bench_illegal(pool: list[Position], seed: int, n_samples: int,
                                     stray.to_text(), _notation(moves), traceback.format_exc()))
             continue
         result.timings.samples_ms.append(elapsed * 1000)
+        if bar is not None:  # after the timed call
+            bar.update()
         if ex.legal:
             result.judged_legal += 1
             problem = _replay_error(start, ex.moves, stray)
@@ -396,18 +407,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     t_start = time.perf_counter()
     failures: list[Failure] = []
+    # Each stage's bar (only at a terminal) is wiped before the next stage's line.
     progress(f"{n_positions} mid-game positions ({min_turns}-{max_turns} random turns each)")
     pool = midgame_positions(args.seed, n_positions, min_turns, max_turns)
     progress("legal move generation")
-    ours = bench_movegen(pool, repeats, min_seconds)
+    with Progress("timing legal_moves", repeats, unit="repeat") as bar:
+        ours = bench_movegen(pool, repeats, min_seconds, bar)
     progress("python-chess legal move generation")
-    theirs = bench_chess(repeats, min_seconds)
+    with Progress("timing python-chess", repeats, unit="repeat") as bar:
+        theirs = bench_chess(repeats, min_seconds, bar)
     explained: list[ExplainResult] = []
     for k in TURN_SIZES:
         progress(f"explain on {n_turns} random {k}-move turns")
-        explained.append(bench_explain(pool, args.seed, k, n_turns, failures))
+        with Progress(f"explaining {k}-move turns", n_turns, unit="turn") as bar:
+            explained.append(bench_explain(pool, args.seed, k, n_turns, failures, bar))
     progress(f"explain on {n_illegal} illegal observations")
-    illegal = bench_illegal(pool, args.seed, n_illegal, failures)
+    with Progress("explaining illegal observations", n_illegal, unit="turn") as bar:
+        illegal = bench_illegal(pool, args.seed, n_illegal, failures, bar)
     elapsed = time.perf_counter() - t_start
 
     info = machine(chess.__version__)

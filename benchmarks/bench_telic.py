@@ -28,6 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.timing import timing_line  # noqa: E402
+from companion.progress import Progress  # noqa: E402
 from companion.rules.telic import explain, legal_moves, play  # noqa: E402
 from companion.rules.telic.random_play import random_game  # noqa: E402
 
@@ -43,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     wins = {"blue": 0, "red": 0}
     bugs = 0
     t0 = time.perf_counter()
-    for g in range(args.games):
+    # A step after each game, outside its timed calls; a bug's line goes above the bar.
+    bar = Progress("playing games", args.games, unit="game")
+    for g in bar.track(range(args.games)):
         history = random_game(random.Random(args.seed * 1_000_003 + g))
         lengths.append(len(history))
         pos = history[0][0]
@@ -59,14 +62,17 @@ def main(argv: list[str] | None = None) -> int:
             exp_t.append(d - c)
             if move not in moves or not ex.legal or move not in ex.moves:
                 bugs += 1
-                print(f"BUG game {g}: {move.notation()} roll={face} -> {ex.describe()}")
+                with bar.above():
+                    print(f"BUG game {g}: {move.notation()} roll={face} -> {ex.describe()}")
             pos = after
         winner = pos.winner()
         if winner is None:
             bugs += 1
-            print(f"BUG game {g}: did not finish in {len(history)} turns")
+            with bar.above():
+                print(f"BUG game {g}: did not finish in {len(history)} turns")
         else:
             wins[winner.value] += 1
+    bar.close()
     total = time.perf_counter() - t0
     print(f"Telic rules core: {args.games} complete random games in {total:.1f} s "
           f"(python {sys.version.split()[0]})")

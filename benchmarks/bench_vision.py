@@ -47,6 +47,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from calibration.profile import CalibrationError, calibrate  # noqa: E402
+from companion.progress import Progress  # noqa: E402
 from companion.rules.teleporters import SQUARE_NAMES, Position  # noqa: E402
 from companion.rules.teleporters.random_play import random_midgame  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
@@ -69,6 +70,7 @@ PRINT_KEYS = ("pieces", "ground", "quadrant", "telepad", "portpad", "border", "i
 CALIBRATE_TIMEOUT_S = 120  # the development set's own scorer allows these
 DETECT_TIMEOUT_S = 300
 SQUARES = SQUARE_NAMES  # a1, b1, ... h8
+SPEED_SIZES = ((1280, 720), (1920, 1080))  # the frame sizes detection is timed at
 
 
 def print_conditions(scene: Scene) -> dict[str, str]:
@@ -146,7 +148,10 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
     by: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
     per_scene: list[dict[str, Any]] = []
     detect_ms: list[float] = []
-    for i in range(args.scenes):
+    # A step each scene, taken between scenes (outside the timed detections); the lines
+    # printed meanwhile go above the bar.
+    bar = Progress("reading scenes", args.scenes, unit="scene")
+    for i in bar.track(range(args.scenes)):
         scene, south_at, cond = make_scene(rng, i, args.prints)
         cells = [total, *(by[key][value] for key, value in cond.items())]
         scene_tally = Tally()
@@ -169,7 +174,8 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                 exc = RuntimeError(f"crashed: {exc!r}")
             for cell in (*cells, scene_tally):
                 cell.cal_failed += 1
-            print(f"scene {i} ({cond}): calibration failed: {exc}", file=sys.stderr)
+            with bar.above():
+                print(f"scene {i} ({cond}): calibration failed: {exc}", file=sys.stderr)
             per_scene.append({"scene": i, "print": scene.mat.style_name, **cond,
                               **scene_tally.to_json(), "error": str(exc)})
             continue
@@ -191,8 +197,9 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                 ok_spaces = 0
                 false_occlusions += 1
                 if args.verbose:
-                    print(f"scene {i} frame {k} ({cond}): no hand, reported occluded",
-                          file=sys.stderr)
+                    with bar.above():
+                        print(f"scene {i} frame {k} ({cond}): no hand, reported occluded",
+                              file=sys.stderr)
             else:
                 seen = Position.from_json(found.position)
                 right = [truth.poles[q] is seen.poles[q] and truth.ports[q] == seen.ports[q]
@@ -205,8 +212,9 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                 if args.verbose and ok_spaces < 64:
                     wrong = [f"{'abcdefgh'[q & 7]}{(q >> 3) + 1}"
                              f"({found.confidence[q]:.2f})" for q in range(64) if not right[q]]
-                    print(f"scene {i} frame {k} ({cond}): wrong {' '.join(wrong)}",
-                          file=sys.stderr)
+                    with bar.above():
+                        print(f"scene {i} frame {k} ({cond}): wrong {' '.join(wrong)}",
+                              file=sys.stderr)
             for cell in (*cells, scene_tally):
                 cell.add_frame(ok_spaces)
             hframe = render(truth.to_json(), scene.with_(seed=scene.seed * 1000 + 500 + k), hand)
@@ -220,10 +228,12 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
                     cell.hands += 1
                     cell.hands_flagged += not seen_through
                 if args.verbose and seen_through:
-                    print(f"scene {i} frame {k} ({cond}): a position under {hand}",
-                          file=sys.stderr)
+                    with bar.above():
+                        print(f"scene {i} frame {k} ({cond}): a position under {hand}",
+                              file=sys.stderr)
         per_scene.append({"scene": i, "print": scene.mat.style_name, **cond,
                           **scene_tally.to_json()})
+    bar.close()
     frames, spaces = total.frames, total.spaces
     return {
         "frames": frames, "scenes": args.scenes, "prints": args.prints,
@@ -286,7 +296,8 @@ def measure_speed(args: argparse.Namespace) -> dict[str, float]:
     calibrated as the simulated scenes were (with an empty-mat photo unless --no-empty)."""
     speed: dict[str, float] = {}
     truth = random_midgame(random.Random(args.seed), 20).to_json()
-    for w, h in ((1280, 720), (1920, 1080)):
+    bar = Progress("timing detection", len(SPEED_SIZES), unit="size")
+    for w, h in bar.track(SPEED_SIZES):  # a step after each size's timed loops
         scene = Scene(pose=CameraPose(tilt_deg=20, width=w, height=h), seed=7)
         extra = {}
         if args.use_empty:
@@ -308,6 +319,7 @@ def measure_speed(args: argparse.Namespace) -> dict[str, float]:
         # The tracker refines the mat's fix every few frames; the mean counts those too.
         speed[f"detect_{w}x{h}_mean_ms"] = statistics.fmean(times)
         speed[f"find_mat_{w}x{h}_ms"] = statistics.median(finds)
+    bar.close()
     return speed
 
 
@@ -446,20 +458,25 @@ def devset_report(root: Path, use_empty: bool) -> dict[str, Any]:
     print(f"development set {root}: {len(folders)} scenes, `{' '.join(cmd)}`, "
           f"{'with' if use_empty else 'without'} empty.jpg")
     scenes = []
-    for folder in folders:
+    bar = Progress("scoring scenes", len(folders), unit="scene")  # each line printed above it
+    for folder in bar.track(folders):
         r = devset_scene(folder, cmd, use_empty)
         scenes.append(r)
         if r["error"]:
-            print(f"  {r['scene']}: {r['error']}")
+            with bar.above():
+                print(f"  {r['scene']}: {r['error']}")
             continue
         n = r["images"]
         note = f", {r['missing']} image(s) without a position" if r["missing"] else ""
         note += f", detect exit {r['detect_exit']}" if "detect_exit" in r else ""
-        print(f"  {r['scene']}: per-space {100 * r['spaces_ok'] / max(1, r['spaces']):.2f}% "
-              f"({r['spaces'] - r['spaces_ok']} wrong: pole {r['pole_errors']}, "
-              f"port {r['port_errors']}), whole-position {r['positions_ok']}/{n}, "
-              f"hand {'flagged' if r['hand_flagged'] else 'NOT flagged'}, "
-              f"calibrate {r['calibrate_s']:.1f}s, detect {r['detect_s']:.1f}s{note}")
+        with bar.above():
+            print(f"  {r['scene']}: per-space "
+                  f"{100 * r['spaces_ok'] / max(1, r['spaces']):.2f}% "
+                  f"({r['spaces'] - r['spaces_ok']} wrong: pole {r['pole_errors']}, "
+                  f"port {r['port_errors']}), whole-position {r['positions_ok']}/{n}, "
+                  f"hand {'flagged' if r['hand_flagged'] else 'NOT flagged'}, "
+                  f"calibrate {r['calibrate_s']:.1f}s, detect {r['detect_s']:.1f}s{note}")
+    bar.close()
     spaces = sum(r["spaces"] for r in scenes)
     images = sum(r["images"] for r in scenes)
     total = {"scenes": len(scenes), "calibration_failed": sum(
@@ -485,7 +502,7 @@ def _drift(text: str) -> tuple[float, float]:
     return values
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=30)
     ap.add_argument("--positions", type=int, default=10, help="per scene")
@@ -506,7 +523,7 @@ def main() -> int:
     ap.add_argument("--no-empty", action="store_true",
                     help="calibrate from the start position alone, without a photo of the empty "
                     "mat (empty.jpg with --devset, a rendered one otherwise)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     # Calibrating with a photo of the empty mat, where calibration can take one.
     args.use_empty = not args.no_empty and "empty" in inspect.signature(calibrate).parameters
     if args.devset is not None:

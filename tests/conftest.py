@@ -44,6 +44,7 @@ LONG_FILES: dict[str, int] = {
     "tests/vision/test_matfind.py": 18,
     "tests/vision/test_camouflage.py": 18,
     "tests/calibration/test_intrinsics.py": 18,
+    "tests/test_benchmarks_progress.py": 17,
     "tests/rules/test_portal_hex_properties.py": 16,
     "tests/vision/test_drift.py": 15,
     "tests/vision/test_shadow_tint.py": 14,

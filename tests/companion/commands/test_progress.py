@@ -6,9 +6,6 @@ pseudo-terminal as stderr (the bar is drawn) and without one (nothing extra is p
 from __future__ import annotations
 
 import io
-import os
-import pty
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +16,7 @@ from companion.commands.referee import referee_recording
 from companion.progress import Progress
 from companion.sim.clips import ClipScript, make_clip, sample_scene, write_folder
 from tests.memo import remembered
+from tests.terminal import Terminal
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -43,34 +41,6 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("rec") / "frames"
     write_folder(clip.frames(), folder)
     return folder
-
-
-class Terminal:
-    """A pseudo-terminal: ``file`` writes to it as a program's stderr would, ``text()`` is
-    all that reached the screen (read on a thread, so a long job never blocks on it)."""
-
-    def __init__(self) -> None:
-        self.master, slave = pty.openpty()
-        self.file = os.fdopen(slave, "w", buffering=1)
-        self._got: list[bytes] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.master, 4096)
-            except OSError:  # the slave side closed
-                return
-            if not chunk:
-                return
-            self._got.append(chunk)
-
-    def text(self) -> str:
-        self.file.close()
-        self._reader.join(timeout=5)
-        os.close(self.master)
-        return b"".join(self._got).decode("utf-8", "replace")
 
 
 def test_the_referee_draws_its_bar_on_a_terminal_and_never_over_an_event_line(
