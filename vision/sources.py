@@ -290,12 +290,16 @@ class SimulatedSource:
 
 
 def open_source(spec: str, fps: float = 10.0) -> FrameSource:
-    """A camera index (``"0"``), a folder of images, or a video file."""
-    if spec.isascii() and spec.isdigit() and len(spec) <= 4:  # ASCII: "٣" is a file name
-        return CameraSource(int(spec))
+    """A folder of images, a video file, or a camera index (``"0"``). A path that exists
+    wins: a file or folder named ``0`` in the working folder is read, not camera 0 (the user
+    named it; a camera is still reached by its index wherever no such path is)."""
     path = Path(spec)
     if path.is_dir():
         return FolderSource(path, fps)
     if path.is_file():
         return VideoSource(path)
+    if path.exists():  # a FIFO or a device named "0" is no camera index either
+        raise SourceError(f"{spec}: not a folder or a video file")
+    if spec.isascii() and spec.isdigit() and len(spec) <= 4:  # ASCII: "٣" is a file name
+        return CameraSource(int(spec))
     raise SourceError(f"{spec}: not a camera index, a folder or a video file")

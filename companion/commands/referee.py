@@ -90,7 +90,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "committed is kept).")
     ref.add_argument("--source", required=True, metavar="FILE|DIR",
                      help="a video OpenCV reads (mp4, avi, mkv, mov) or a folder of images "
-                     "taken at a fixed rate (read in natural name order)")
+                     "taken at a fixed rate (read in natural name order); never a camera: "
+                     "a file or folder named 0 is read")
     add_calibration_source(ref, "the recording's first still frame")
     add_db_argument(ref)
     ref.add_argument("--fps", type=finite, default=10.0, metavar="N",

@@ -132,6 +132,24 @@ def test_open_source_rejects_nonsense(tmp_path: Path) -> None:
         open_source(str(tmp_path / "nothing-here"))
 
 
+def test_a_path_named_like_a_camera_index_is_read_not_the_camera(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: `--source 0` opened camera 0 even where a folder or file named 0 was in the
+    working folder. The path the user named wins; where there is none, 0 is camera 0."""
+    import vision.sources
+
+    cameras: list[int] = []  # no device is opened: the camera is a stand-in
+    monkeypatch.setattr(vision.sources, "CameraSource", lambda index: cameras.append(index))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "0").mkdir()
+    cv2.imwrite(str(tmp_path / "0" / "frame_1.png"), image(3))
+    source = open_source("0")
+    assert isinstance(source, FolderSource) and cameras == []
+    source.close()
+    open_source("1")  # no such path: camera 1
+    assert cameras == [1]
+
+
 class _DamagedCapture:
     """A stand-in for cv2.VideoCapture over a 100-frame file whose frames 30..69 cannot be
     decoded: its decoder stays stuck on a bad frame until it is moved on (as FFmpeg's can)."""
