@@ -1,7 +1,10 @@
-"""ControlBar (End turn, Undo last commit, New game, Matches) and the confirmation popup.
+"""ControlBar (End turn, Undo last commit, Resign or draw, New game, Matches), the
+confirmation popup and the popup that ends a game.
 
 End turn acts at once: the referee refuses it with a reason when it cannot act, and the app
-shows the reason. Undo and New game throw work away, so they ask first.
+shows the reason. Undo and New game throw work away, so they ask first. Resign or draw asks
+how the game ends (which side resigns, or a draw both agree to), as the terminal's r and d
+keys do; cancelling changes nothing.
 """
 
 from __future__ import annotations
@@ -9,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.popup import Popup
 
 from companion.app.kvload import load_kv
 from companion.app.model import Screen
+from companion.rules.teleporters import Side
 
 
 class ConfirmPopup(Popup):
@@ -29,13 +33,34 @@ class ConfirmPopup(Popup):
         self._on_confirm()
 
 
-class ControlBar(BoxLayout):
+class EndGamePopup(Popup):
+    """How the game ends: a side resigns, or both agree to a draw (one tap each)."""
+
+    def __init__(self, on_resign: Callable[[Side], None], on_draw: Callable[[], None],
+                 **kwargs: object) -> None:
+        self._on_resign = on_resign
+        self._on_draw = on_draw
+        super().__init__(**kwargs)
+
+    def resign(self, side: str) -> None:
+        self.dismiss()
+        self._on_resign(Side(side))
+
+    def draw(self) -> None:
+        self.dismiss()
+        self._on_draw()
+
+
+class ControlBar(GridLayout):
+    """The buttons in one row where they fit, else in two (the side panel in landscape)."""
+
     screen: Screen | None = ObjectProperty(None, allownone=True)
     can_undo = BooleanProperty(False)
     game_over = BooleanProperty(False)
     has_match_log = BooleanProperty(False)  # Matches opens the history; else it says why not
 
-    __events__ = ("on_end_turn", "on_undo", "on_new_game", "on_matches")
+    __events__ = ("on_end_turn", "on_undo", "on_resign", "on_draw", "on_new_game",
+                  "on_matches")
 
     def on_screen(self, _widget: ControlBar, screen: Screen | None) -> None:
         self.can_undo = bool(screen and screen.can_undo)
@@ -49,6 +74,12 @@ class ControlBar(BoxLayout):
         return self._ask("Undo last commit?",
                          f"This reopens {what}. The board seen now is judged again from that "
                          "turn's start.", "Undo", lambda: self.dispatch("on_undo"))
+
+    def ask_end_game(self) -> EndGamePopup:
+        popup = EndGamePopup(lambda side: self.dispatch("on_resign", side),
+                             lambda: self.dispatch("on_draw"), title="End the game?")
+        popup.open()
+        return popup
 
     def ask_new_game(self) -> ConfirmPopup:
         return self._ask("Start a new game?",
@@ -68,6 +99,12 @@ class ControlBar(BoxLayout):
     def on_undo(self) -> None:
         pass
 
+    def on_resign(self, side: Side) -> None:
+        pass
+
+    def on_draw(self) -> None:
+        pass
+
     def on_new_game(self) -> None:
         pass
 
@@ -77,4 +114,4 @@ class ControlBar(BoxLayout):
 
 load_kv(__file__)
 
-__all__ = ["ConfirmPopup", "ControlBar"]
+__all__ = ["ConfirmPopup", "ControlBar", "EndGamePopup"]

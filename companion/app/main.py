@@ -33,6 +33,7 @@ from companion.app.movelist import MoveList
 from companion.app.status import StatusBar
 from companion.live.api import SessionLike, Update
 from companion.matchlog import MatchLogError, MatchStore
+from companion.rules.teleporters import Side
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,12 @@ class CompanionApp(App):
 
     def undo_last_commit(self) -> None:
         self._act("undo", self.session.undo_last_commit)
+
+    def resign(self, side: Side) -> None:
+        self._act(f"resign for {side.value}", lambda: self.session.resign(side))
+
+    def agree_draw(self) -> None:
+        self._act("agree a draw", self.session.agree_draw)
 
     def new_game(self) -> None:
         self._act("start a new game", self.session.new_game)

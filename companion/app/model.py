@@ -164,6 +164,8 @@ _REFUSED_WHAT = {
     "undo": "Can't undo",
     "accept_board": "Can't accept the board",
     "show_restore": "Nothing to restore",
+    "resign": "Can't resign",
+    "draw": "Can't agree a draw",
 }
 
 

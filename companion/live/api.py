@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.live.guide import Guide
 from companion.referee import Event, RefereeState
@@ -66,5 +66,9 @@ class SessionLike(Protocol):
     def accept_board(self) -> None: ...
 
     def show_restore(self) -> None: ...
+
+    def resign(self, side: Any) -> None: ...  # a side of the game played
+
+    def agree_draw(self) -> None: ...
 
     def close(self) -> None: ...

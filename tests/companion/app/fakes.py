@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.app.screenshots import after, pole_moved
 from companion.app.scripted import ScriptedSession
-from companion.rules.teleporters import Position
+from companion.rules.teleporters import Position, Side
 
 START = Position.start()
 # South one walk from winning: three Poles on Goal Telepads c8-e8, the fourth on f7.
@@ -39,6 +39,14 @@ class FakeSession(ScriptedSession):
     def show_restore(self) -> None:
         self.calls.append("show_restore")
         super().show_restore()
+
+    def resign(self, side: Side) -> None:
+        self.calls.append(f"resign {side.value}")
+        super().resign(side)
+
+    def agree_draw(self) -> None:
+        self.calls.append("agree_draw")
+        super().agree_draw()
 
     def close(self) -> None:
         self.calls.append("close")

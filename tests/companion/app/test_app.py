@@ -45,9 +45,9 @@ def greenish(c: RGB) -> bool:
 def popups() -> list[Any]:
     from kivy.core.window import Window
 
-    from companion.app.controls import ConfirmPopup
+    from companion.app.controls import ConfirmPopup, EndGamePopup
 
-    return [w for w in Window.children if isinstance(w, ConfirmPopup)]
+    return [w for w in Window.children if isinstance(w, ConfirmPopup | EndGamePopup)]
 
 
 def text_pixels(driver: AppDriver, widget: Any) -> int:
@@ -228,6 +228,47 @@ def test_new_game_asks_for_confirmation(fresh: Any) -> None:
     driver.wait(0.3)
     assert session.calls == ["end_turn", "new_game"]
     assert driver.root.moves.plain_text == "1. South so far: (no move yet)"
+
+
+def test_resign_and_draw_from_the_tablet_end_the_game(fresh: Any) -> None:
+    """Issue 21: "keys in the terminal for end turn, undo, take back, accept, resign and
+    draw", and the tablet the same: Resign or draw asks how the game ends (nothing happens
+    before the answer, Cancel changes nothing), then calls the session's resign or
+    agree_draw, as the terminal's r and d keys do; the game is over on screen."""
+    driver, session = fresh
+    session.observe(after(START, "Pd1-d3"))
+    session.end_turn()
+    session.calls.clear()
+    driver.frames(4)
+    end_game = driver.root.controls.ids.end_game
+    driver.tap(end_game)
+    driver.wait(0.3)  # the popup's opening animation
+    [popup] = popups()
+    assert session.calls == []
+    driver.tap(popup.ids.cancel)
+    driver.wait(0.3)
+    assert popups() == [] and session.calls == [] and not session.state.over
+    driver.tap(end_game)
+    driver.wait(0.3)
+    [popup] = popups()
+    driver.tap(popup.ids.resign_north)
+    driver.wait(0.3)
+    assert popups() == [] and session.calls == ["resign north"]
+    banner = driver.root.banner
+    assert banner.title == "South wins!" and banner.body.startswith("North resigned.")
+    assert end_game.disabled and driver.root.controls.ids.end_turn.disabled
+    driver.tap(driver.root.controls.ids.new_game)
+    driver.wait(0.3)
+    driver.tap(popups()[0].ids.confirm)
+    driver.wait(0.3)
+    assert not end_game.disabled
+    driver.tap(end_game)
+    driver.wait(0.3)
+    driver.tap(popups()[0].ids.draw)
+    driver.wait(0.3)
+    assert session.calls == ["resign north", "new_game", "agree_draw"]
+    assert banner.title == "Drawn by agreement"
+    assert driver.root.status.headline == "Drawn by agreement" and end_game.disabled
 
 
 def test_recovery_offered_gives_two_buttons_that_call_the_session(fresh: Any) -> None:
