@@ -398,6 +398,13 @@ class GateConfig:
     surround_sigma: float = 6.0
     surround_least_run: float = 0.5
     surround_within: float = 2.0
+    # ... and fingertips that touch only some rows (ending inside the band, or past only
+    # some lines of sight) are fingers where surround_comb_runs strips or more, of
+    # surround_comb_least spaces' worth of places, lie within surround_within spaces
+    # (held out: fingertips over the far edge at 35 degrees touched 10 places in 3 strips;
+    # over the 665 frames without a hand on disk, 7 places in one strip at most, 4 in two)
+    surround_comb_runs: int = 3
+    surround_comb_least: float = 0.75
     motion_px: int = 64  # top-down size stillness is checked at
     motion_grey: float = 15.0  # grey levels a top-down pixel must change by to count
     motion_fraction: float = 0.002  # share of changed pixels that means something moved

@@ -288,7 +288,9 @@ class Surround:
                                 noise, bright, shade, tint) > GATE.surround_sigma
         changed = np.zeros(len(self.points), bool)
         changed[used] = far.all(axis=1)
-        return arm_across(changed, self.side)
+        touched = np.zeros(len(self.points), bool)
+        touched[used] = far.any(axis=1)
+        return arm_across(changed, self.side, touched)
 
     def to_json(self) -> dict[str, Any]:
         return {"points": np.round(np.nan_to_num(self.points, nan=-99.0), 4).tolist(),
@@ -316,18 +318,36 @@ class Surround:
         return cls(points, look, side)
 
 
-def arm_across(changed: np.ndarray, side: np.ndarray) -> bool:
+def arm_across(changed: np.ndarray, side: np.ndarray, touched: np.ndarray | None = None
+               ) -> bool:
     """Whether the band's places changed (``changed`` (P,) bool, in order round the grid,
     ``side`` (P,) int 0-3 each) show something across it: ``surround_least_run`` spaces'
     worth of them within ``surround_within`` spaces on one side. An arm is solid across
     the band; a hand reaching in with its palm beyond it crosses as fingers, a comb of
-    strips with gaps between; a speck of glare or noise changes a place or two."""
+    strips with gaps between; a speck of glare or noise changes a place or two.
+    ``touched`` (P,) bool: places changed in some of their rows only. Fingertips that end
+    inside the band, or that only some rows' lines of sight pass, touch it so: a comb of
+    ``surround_comb_runs`` strips or more, ``surround_comb_least`` spaces' worth of places,
+    within ``surround_within`` spaces is fingers too (a shadow's edge or a glint is one
+    strip, or two)."""
     least = max(1, round(GATE.surround_least_run / GATE.surround_step))
     within = max(least, round(GATE.surround_within / GATE.surround_step))
+    comb = max(1, round(GATE.surround_comb_least / GATE.surround_step))
     for s in range(4):
         c = changed[side == s].astype(np.int32)
-        if c.sum() >= least and np.convolve(c, np.ones(min(within, len(c)), np.int32),
-                                            "valid").max() >= least:
+        window = np.ones(min(within, len(c)), np.int32)
+        if c.sum() >= least and np.convolve(c, window, "valid").max() >= least:
+            return True
+        if touched is None:
+            continue
+        t = touched[side == s].astype(np.int32)
+        if t.sum() < comb:
+            continue
+        starts = np.diff(t, prepend=0) == 1  # where each strip begins
+        enough = np.convolve(t, window, "valid") >= comb
+        # a strip counts in a window where it begins inside it
+        strips = np.convolve(starts.astype(np.int32), window, "valid")
+        if (enough & (strips >= GATE.surround_comb_runs)).any():
             return True
     return False
 

@@ -244,3 +244,27 @@ def test_an_arm_or_a_hands_fingers_across_the_band_round_the_grid(north: str,
     changed = np.array([c == "1" for c in "." * 32 + north + "." * 64])
     side = np.repeat([0, 1, 2, 3], [32, 32, 32, 32])
     assert arm_across(changed, side) is crossed
+
+
+@pytest.mark.parametrize("north, crossed", [
+    ("..........xx...xxx..xxXx..xx....", True),   # fingertips: four strips in two spaces
+    ("..........xx...xxx..xx..........", True),   # three strips, seven places
+    ("..........xxxxxxx...............", False),  # one strip: a shadow's edge, a glint
+    ("..........xxx..xxx..............", False),  # two strips
+    ("x.......x.......x...............", False),  # three specks, not 0.75 of a space
+    ("xxx.............xxx.............xxx", False),  # three strips four spaces apart
+])
+def test_fingertips_touching_some_rows_of_the_band_are_a_comb(north: str,
+                                                               crossed: bool) -> None:
+    """Issue 16 (no hand frame gives a position; held out, the thirty-fourth Blender draw's
+    b4: fingertips over the far edge, seen at 35 degrees, changed ten places of the band
+    in three strips, only two of them in every row, and the frame gave a position). Places
+    changed in some rows only (x; X: every row), three strips or more and 0.75 of a
+    space's worth within two spaces on one side, are fingers; one or two strips are not."""
+    assert GATE.surround_step == 0.125  # 8 places to a space
+    north = north.ljust(32, ".")
+    changed = np.array([c == "X" for c in "." * 32 + north + "." * 64])
+    touched = np.array([c in "xX" for c in "." * 32 + north + "." * 64])
+    side = np.repeat([0, 1, 2, 3], [32, len(north), 32, 32])
+    assert arm_across(changed, side, touched) is crossed
+    assert arm_across(changed, side) is False  # every row of half a space: none of them
