@@ -489,6 +489,18 @@ def mat_materials(spec: dict[str, Any], folder: Path, render: dict[str, Any]
     img.image = bpy.data.images.load(str(folder / render["mat_print"]))
     link(nt, tc.outputs["UV"], img.inputs["Vector"])
     link(nt, img.outputs["Color"], bsdf.inputs["Base Color"])
+
+    def wavy(scale: float, strength: float) -> None:
+        # a surface not quite flat: low noise bumps the normals (laminate, lying paper)
+        wav = node(nt, "ShaderNodeTexNoise")
+        set_input(wav, "Scale", scale)
+        set_input(wav, "Detail", 1.0)
+        link(nt, tc.outputs["Object"], wav.inputs["Vector"])
+        bump = node(nt, "ShaderNodeBump")
+        bump.inputs["Strength"].default_value = strength
+        link(nt, wav.outputs["Fac"], bump.inputs["Height"])
+        link(nt, bump.outputs["Normal"], bsdf.inputs["Normal"])
+
     if style == "wood":
         bsdf.inputs["Roughness"].default_value = 0.42
         bsdf.inputs["Specular"].default_value = 0.35
@@ -508,14 +520,7 @@ def mat_materials(spec: dict[str, Any], folder: Path, render: dict[str, Any]
         bsdf.inputs["Specular"].default_value = 0.6
         set_input(bsdf, "Clearcoat", 0.6)
         set_input(bsdf, "Clearcoat Roughness", 0.04)
-        wav = node(nt, "ShaderNodeTexNoise")
-        set_input(wav, "Scale", 3.0)
-        set_input(wav, "Detail", 1.0)
-        link(nt, tc.outputs["Object"], wav.inputs["Vector"])
-        bump = node(nt, "ShaderNodeBump")
-        bump.inputs["Strength"].default_value = 0.04
-        link(nt, wav.outputs["Fac"], bump.inputs["Height"])
-        link(nt, bump.outputs["Normal"], bsdf.inputs["Normal"])
+        wavy(3.0, 0.04)
         body_col = "#f2f2ee"
     elif style == "neoprene":
         # cloth over rubber: rough, a faint sheen, no gloss
@@ -527,14 +532,7 @@ def mat_materials(spec: dict[str, Any], folder: Path, render: dict[str, Any]
         # matte paper, its sheets a little wavy where they lie on the table
         bsdf.inputs["Roughness"].default_value = 0.75
         bsdf.inputs["Specular"].default_value = 0.35
-        wav = node(nt, "ShaderNodeTexNoise")
-        set_input(wav, "Scale", 1.5)
-        set_input(wav, "Detail", 1.0)
-        link(nt, tc.outputs["Object"], wav.inputs["Vector"])
-        bump = node(nt, "ShaderNodeBump")
-        bump.inputs["Strength"].default_value = 0.08
-        link(nt, wav.outputs["Fac"], bump.inputs["Height"])
-        link(nt, bump.outputs["Normal"], bsdf.inputs["Normal"])
+        wavy(1.5, 0.08)
         body_col = mat["paper"]
     else:
         bsdf.inputs["Roughness"].default_value = 0.68
