@@ -179,12 +179,18 @@ def test_end_turn_refused_shows_the_reason(fresh: Any) -> None:
     assert notice.shown and notice.text.startswith("Can't end the turn: the board is not legal")
 
 
-def test_undo_last_commit_asks_for_confirmation(fresh: Any) -> None:
-    driver, session = fresh
+def _one_turn_committed(driver: Any, session: Any) -> None:
+    """South's first turn seen and ended, the session's calls so far forgotten, the screen
+    redrawn: a game under way, for the controls that end or undo it."""
     session.observe(after(START, "Pd1-d3"))
     session.end_turn()
     session.calls.clear()
     driver.frames(4)
+
+
+def test_undo_last_commit_asks_for_confirmation(fresh: Any) -> None:
+    driver, session = fresh
+    _one_turn_committed(driver, session)
     undo = driver.root.controls.ids.undo
     assert not undo.disabled
     driver.tap(undo)
@@ -236,10 +242,7 @@ def test_resign_and_draw_from_the_tablet_end_the_game(fresh: Any) -> None:
     before the answer, Cancel changes nothing), then calls the session's resign or
     agree_draw, as the terminal's r and d keys do; the game is over on screen."""
     driver, session = fresh
-    session.observe(after(START, "Pd1-d3"))
-    session.end_turn()
-    session.calls.clear()
-    driver.frames(4)
+    _one_turn_committed(driver, session)
     end_game = driver.root.controls.ids.end_game
     driver.tap(end_game)
     driver.wait(0.3)  # the popup's opening animation
