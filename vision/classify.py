@@ -1643,15 +1643,17 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     one losing least first (a Port coloured like the mat under it, seen from above, shows
     its walls faintly; two of them in one frame are no rarer than one in two). So are two
     Ports over, and nothing short: two phantoms (a low sun's Pole shadows along grid lines
-    of squares coloured like a side's pieces), each dropped only where read unsurely.
-    Nothing changes where more Ports are off, or some over and some short (a hand over the
-    mat read as pieces, which the set's count tells apart,
-    :func:`vision.detect.beyond_the_set`), or where a change needed loses too much."""
+    of squares coloured like a side's pieces), each dropped only where read unsurely. One
+    over and one short is one Port read as the other side's (a light side's walls in their
+    own shade read dark), or a phantom and a faint Port: whichever squares the count
+    losing least, a space's Port changing side counting as one change. Nothing changes
+    where more Ports are off (a hand over the mat read as pieces, which the set's count
+    tells apart, :func:`vision.detect.beyond_the_set`), or where a change needed loses too
+    much."""
     rows = np.arange(64)
     sure = np.ones(64)
     off = _CONFIG_PORTS[best].sum(axis=0) - ports_per_side  # (2,)
-    two_alike = (off.sum() == -2 and (off <= 0).all()) or (off.sum() == 2 and (off >= 0).all())
-    if not (np.abs(off).sum() == 1 or two_alike):
+    if np.abs(off).sum() not in (1, 2):
         return best, sure
     loss = scores[rows, best][:, None] - scores
     if unshared is not None:
@@ -1665,6 +1667,29 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
         loss = np.where(onto, colour_scores[rows, best][:, None] - colour_scores, loss)
     change = _CONFIG_PORTS[None] - _CONFIG_PORTS[best][:, None]  # (64, C, 2)
     fitted = best.copy()
+    most = CLASSIFY.set_fit_loss * CLASSIFY.port_margin
+    if off.sum() == 0:
+        # one over, one short: one space's Port read as the other side's, or a phantom
+        # and a faint Port on two spaces, whichever loses less in all
+        def cheapest(step: np.ndarray) -> np.ndarray:
+            return np.where((change == step).all(axis=2), loss, np.inf).min(axis=1)
+        over, short = -off * (off > 0), -off * (off < 0)  # a Port dropped, a Port added
+        swap, drop, add = cheapest(-off), cheapest(over), cheapest(short)
+        one = int(np.argmin(swap))
+        pair = drop[:, None] + add[None, :]
+        pair[np.arange(64), np.arange(64)] = np.inf  # two spaces
+        pair[np.maximum(drop[:, None], add[None, :]) >= most] = np.inf
+        two = np.unravel_index(np.argmin(pair), pair.shape)
+        if min(swap[one], pair[two]) >= most:
+            return best, sure
+        moves = ([(one, -off)] if swap[one] <= pair[two]
+                 else [(int(two[0]), over), (int(two[1]), short)])
+        for space, step in moves:
+            arrangement = int(np.argmin(np.where((change[space] == step).all(axis=1),
+                                                 loss[space], np.inf)))
+            fitted[space] = arrangement
+            sure[space] = max(float(loss[space, arrangement]), 0.0) / CLASSIFY.port_margin
+        return fitted, sure
     # two short: each a Port some space read unsurely missed, the one losing least first
     while off.any():
         steps = [-np.sign(off) * (np.arange(2) == i) for i in np.flatnonzero(off)]
@@ -1674,7 +1699,7 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
         fits[fitted != best] = False  # a space changes once
         candidates = np.where(fits, loss, np.inf)
         sq, to = np.unravel_index(np.argmin(candidates), candidates.shape)
-        if candidates[sq, to] >= CLASSIFY.set_fit_loss * CLASSIFY.port_margin:
+        if candidates[sq, to] >= most:
             return best, np.ones(64)
         fitted[sq] = to
         sure[sq] = max(float(candidates[sq, to]), 0.0) / CLASSIFY.port_margin
@@ -1730,9 +1755,10 @@ def _whose_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     (``side`` (64,)), given a side: where the set (``poles_per_side``, all on the mat all
     game long) is short of exactly that many Poles, all of one side, they are that side's,
     half as sure as their shapes (``conf`` (64,)): the side comes from the count, which
-    one misread Pole elsewhere misleads. So, too, where it is short of one more, which
-    :func:`_fit_the_poles` then looks for as one misreading. Otherwise they are left
-    unread: no Pole, and not sure of bare mat (0)."""
+    one misread Pole elsewhere misleads. So, too, where it is short of more (those the
+    shapes do not show are missed, and :func:`_fit_the_poles` looks for one of them as
+    one misreading). Otherwise they are left unread: no Pole, and not sure of bare mat
+    (0)."""
     either = side == EITHER_SIDE
     if not either.any():
         return standing, side, conf
@@ -1740,7 +1766,7 @@ def _whose_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     short = (np.zeros(2, int) if poles_per_side is None
              else poles_per_side - _poles_of_each_side(standing, side))
     if (short.min() >= 0 and int((short > 0).sum()) == 1
-            and int(short.sum()) - int(either.sum()) in (0, 1)):
+            and int(short.sum()) >= int(either.sum())):
         standing[either] = True
         side[either] = int(np.argmax(short)) + 1
         conf[either] = 0.5 * conf[either]
@@ -1758,8 +1784,9 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
     reads one Port more and one Pole fewer, or one Pole more and one Port fewer (one thing
     seen, read as the wrong kind: a Pole's body and shadow as walls round it, with its top
     then explained by them); "port" too where it reads two Ports fewer, and every Pole
-    (two walls each faint, Ports coloured like the mat under them), or two Ports more, and
-    every Pole (two shadows along grid lines read as walls). Those are fitted to
+    (two walls each faint, Ports coloured like the mat under them), two Ports more, and
+    every Pole (two shadows along grid lines read as walls), or one Port of a side more
+    and one of the other fewer (a Port read as the other side's). Those are fitted to
     the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more pieces off than that, two
     Poles more, or a Pole and a Port both short, are something else (a hand read as pieces, or
     hiding them), for the hand check."""
@@ -1768,7 +1795,7 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
     off = (int(np.abs(poles).sum()), int(np.abs(ports).sum()))
     if off == (1, 1):
         return "both" if poles.sum() == -ports.sum() else None
-    if off == (0, 2) and ((ports <= 0).all() or (ports >= 0).all()):
+    if off == (0, 2):
         return "port"
     return "pole" if off == (1, 0) else "port" if off == (0, 1) else None
 

@@ -906,8 +906,8 @@ def test_a_poles_shape_where_neither_sides_colour_tells_is_the_sides_the_set_lac
     silver and navy Poles on a light checker under a soft box, both read like the mat by
     their discs): a Pole's body where neither side's discs can tell is a Pole of neither
     side yet, and the space is not sure bare mat. Where the set lacks exactly that many
-    Poles of one side, they are that side's (half as sure: the side comes from the count);
-    otherwise they stay unread, unsure."""
+    Poles of one side, or more, they are that side's (half as sure: the side comes from the
+    count); otherwise they stay unread, unsure."""
     layout, q, (labels, loglik, camouflage), _, _ = _disc_evidence(20, "a8")
     camouflage[q] = True  # both sides coloured like the mat there
     best = np.zeros(64, int)
@@ -928,9 +928,16 @@ def test_a_poles_shape_where_neither_sides_colour_tells_is_the_sides_the_set_lac
     fewer[sq("e8")] = False
     got, whose, sure = _whose_poles(fewer, side, conf, 4)
     assert got[q] and whose[q] == 2 and sure[q] == 0.5
-    fewer[sq("d8")] = False  # three short: more than one misreading, so not the count's
+    # three short: still north's (the 38th Blender draw's b2: four ivory Poles on a white
+    # checker at 31 degrees, two seen by their bodies alone, two missed)
+    fewer[sq("d8")] = False
     got, whose, sure = _whose_poles(fewer, side, conf, 4)
-    assert not got[q] and sure[q] == 0.0
+    assert got[q] and whose[q] == 2 and sure[q] == 0.5
+    # more shapes than the side lacks (north one short, two shapes): not the count's
+    two = side.copy()
+    two[sq("h5")] = EITHER_SIDE
+    got, whose, sure = _whose_poles(standing, two, conf, 4)
+    assert not got[q] and not got[sq("h5")] and sure[q] == 0.0
     side[sq("e8")] = 1  # a misread north Pole: south one over, north two short
     got, whose, sure = _whose_poles(standing, side, conf, 4)
     assert not got[q] and whose[q] != EITHER_SIDE and sure[q] == 0.0
