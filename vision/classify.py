@@ -1646,14 +1646,14 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     of squares coloured like a side's pieces), each dropped only where read unsurely. One
     over and one short is one Port read as the other side's (a light side's walls in their
     own shade read dark), or a phantom and a faint Port: whichever squares the count
-    losing least, a space's Port changing side counting as one change. Nothing changes
-    where more Ports are off (a hand over the mat read as pieces, which the set's count
-    tells apart, :func:`vision.detect.beyond_the_set`), or where a change needed loses too
-    much."""
+    losing least, a space's Port changing side counting as one change. Three short, and
+    nothing over, are three faint Ports, found the same way. Nothing changes where more
+    Ports are off (a hand over the mat read as pieces, which the set's count tells apart,
+    :func:`vision.detect.beyond_the_set`), or where a change needed loses too much."""
     rows = np.arange(64)
     sure = np.ones(64)
     off = _CONFIG_PORTS[best].sum(axis=0) - ports_per_side  # (2,)
-    if np.abs(off).sum() not in (1, 2):
+    if not (np.abs(off).sum() in (1, 2) or (np.abs(off).sum() == 3 and (off <= 0).all())):
         return best, sure
     loss = scores[rows, best][:, None] - scores
     if unshared is not None:
@@ -1786,13 +1786,18 @@ def _pieces_off(standing: np.ndarray, side: np.ndarray, arrangement: np.ndarray,
     then explained by them); "port" too where it reads two Ports fewer, and every Pole
     (two walls each faint, Ports coloured like the mat under them), two Ports more, and
     every Pole (two shadows along grid lines read as walls), or one Port of a side more
-    and one of the other fewer (a Port read as the other side's). Those are fitted to
-    the set (:func:`_fit_the_poles`, :func:`_fit_the_set`); more pieces off than that, two
-    Poles more, or a Pole and a Port both short, are something else (a hand read as pieces, or
-    hiding them), for the hand check."""
+    and one of the other fewer (a Port read as the other side's). Only pieces missed, up
+    to three Ports and a Pole and nothing beyond the set, are "port" or "both" too (faint
+    pieces; the hand check counts only pieces beyond the set, so fitting them holds no
+    frame back that it did not). Those are fitted to the set (:func:`_fit_the_poles`,
+    :func:`_fit_the_set`); more pieces off than that, two Poles more, or a Pole off with
+    Ports over, are something else (a hand read as pieces, or hiding them), for the hand
+    check."""
     poles = _poles_of_each_side(standing, side) - set_size[0]
     ports = _CONFIG_PORTS[arrangement].sum(axis=0) - set_size[1]
     off = (int(np.abs(poles).sum()), int(np.abs(ports).sum()))
+    if (poles <= 0).all() and (ports <= 0).all() and off[0] <= 1 and 0 < off[1] <= 3:
+        return "both" if off[0] else "port"  # only pieces missed: nothing beyond the set
     if off == (1, 1):
         return "both" if poles.sum() == -ports.sum() else None
     if off == (0, 2):
@@ -2134,6 +2139,16 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # space's own walls keep its shape from speaking, nothing can say none stands
         # there (a cream Pole in a Port's corner on white laminate, read bare for sure).
         conf_pole = np.where(only & ~standing & walls_here, 0.0, conf_pole)
+        # Nor where no shape shows one and its own shadow could not be looked for (a
+        # neighbour's piece within its reach): the other side's discs saying none is no
+        # word on this side's, so the space is as unsure of bare as the discs lean to its
+        # colour (held out: a cream Pole seen straight down on a cream square beside
+        # another Pole, its top a little yellower than the paper, read bare for sure).
+        if shadows is not None:
+            lean = _pole_leans(labels, layout)
+            mute_lean = np.where(silent[0], lean[:, 0], lean[:, 1])
+            unlooked = only & ~standing & ~walls_here & ~looked
+            conf_pole = np.where(unlooked, np.minimum(conf_pole, 1.0 - mute_lean), conf_pole)
         # A footprint changed, or a rim, where a shadow may fall: a Pole, or a shadow. Not
         # sure of bare (held out: cream Poles seen straight down on a white laminate under a
         # soft box, their rims 1.5 and 1.9 and footprints just short, read bare for sure).

@@ -881,6 +881,40 @@ def test_a_body_or_a_rim_alone_over_an_unchanged_footprint_is_no_pole() -> None:
     assert read(0.0, np.nan, 0.0, 3.0)[0]
 
 
+def test_a_mute_sides_colour_where_its_shadow_cannot_be_looked_for_is_not_sure_bare() -> None:
+    """Issue 16 (held out, the 34th Blender draw's b1: a cream Pole seen straight down on a
+    cream square beside another Pole, its top a little yellower than the paper, read bare
+    at 1.0): north's discs cannot tell its Pole from the mat, no shape shows one, and its
+    own shadow cannot be looked for (a neighbour's piece within its reach). The other
+    side's discs saying none is no word on north's Pole: the space is as unsure of bare as
+    its discs lean to north's colour. Where the shadow is looked for and missing, or the
+    discs do not lean to north, it stays sure."""
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(20, "c5")
+    camouflage[:, :, 1] = True  # north coloured like the mat everywhere
+    labels[q, top[:5]] = labels[q, foot[:5]] = 2  # five of seven each in north's colour
+    best = np.zeros(64, int)
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(64), np.zeros(64, bool)
+
+    def read(shadow: float) -> tuple[bool, float]:
+        def shadows(occupied: np.ndarray) -> np.ndarray:
+            cast = np.zeros(64)
+            cast[q] = shadow
+            return cast
+
+        standing, _, conf = _read_poles(labels, loglik, camouflage, layout, best,
+                                        bodies=np.zeros(64), feet=feet, shadows=shadows,
+                                        rims=np.zeros(64))
+        return bool(standing[q]), float(conf[q])
+
+    standing, conf = read(np.nan)
+    assert not standing and conf == pytest.approx(1.0 - 10 / 14)
+    assert read(0.0) == (False, 1.0)  # its shadow looked for, and missing
+    labels[q] = 0
+    assert read(np.nan) == (False, 1.0)  # nothing in north's colour
+
+
 def test_a_space_whose_walls_silence_a_camouflaged_sides_shape_is_not_sure_bare() -> None:
     """Issue 16 (a held-out Blender draw: cream Poles on white laminate under two lamps): a
     cream Pole in the corner of a maroon Port shows nothing cream to its discs, and the
