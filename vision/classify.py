@@ -1646,7 +1646,9 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     of squares coloured like a side's pieces), each dropped only where read unsurely. One
     over and one short is one Port read as the other side's (a light side's walls in their
     own shade read dark), or a phantom and a faint Port: whichever squares the count
-    losing least, a space's Port changing side counting as one change. Three short, and
+    losing least, a space's Port changing side counting as one change, allowed up to
+    ``set_swap_loss`` of port_margin (the set proves some space wrong) and weighed, and
+    read, scaled down to the others' allowance. Three short, and
     nothing over, are three faint Ports, found the same way. Nothing changes where more
     Ports are off (a hand over the mat read as pieces, which the set's count tells apart,
     :func:`vision.detect.beyond_the_set`), or where a change needed loses too much."""
@@ -1675,6 +1677,12 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
             return np.where((change == step).all(axis=2), loss, np.inf).min(axis=1)
         over, short = -off * (off > 0), -off * (off < 0)  # a Port dropped, a Port added
         swap, drop, add = cheapest(-off), cheapest(over), cheapest(short)
+        # a Port's side changed is the one misreading that squares both sides: allowed up
+        # to a sure reading's margin, weighed against two changes (and read) scaled down to
+        # the others' allowance
+        swap_most = CLASSIFY.set_swap_loss * CLASSIFY.port_margin
+        weigh = most / swap_most
+        swap = np.where(swap < swap_most, swap * weigh, np.inf)
         one = int(np.argmin(swap))
         pair = drop[:, None] + add[None, :]
         pair[np.arange(64), np.arange(64)] = np.inf  # two spaces
@@ -1688,7 +1696,9 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
             arrangement = int(np.argmin(np.where((change[space] == step).all(axis=1),
                                                  loss[space], np.inf)))
             fitted[space] = arrangement
-            sure[space] = max(float(loss[space, arrangement]), 0.0) / CLASSIFY.port_margin
+            lost = max(float(loss[space, arrangement]), 0.0) * (weigh if len(moves) == 1
+                                                                 else 1.0)
+            sure[space] = lost / CLASSIFY.port_margin
         return fitted, sure
     # two short: each a Port some space read unsurely missed, the one losing least first
     while off.any():
@@ -1882,6 +1892,7 @@ class _PoleVotes:
     top_may: np.ndarray  # bool: the top alone stands, where no wall explains it
     foot_alone: np.ndarray
     pool_alone: np.ndarray
+    leans: np.ndarray  # (64, 2): :func:`_pole_leans`
 
 
 def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
@@ -1950,7 +1961,8 @@ def _pole_votes(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     pool_alone = neither & ~pool_mute & (pool_share >= cfg.pole_share) & (
         foot_bare < cfg.foot_veto)
     return _PoleVotes(top_label, top_share, foot_share, top_mute, foot_mute, pool_share,
-                      pool_mute, mutes, both, top_may, foot_alone, pool_alone)
+                      pool_mute, mutes, both, top_may, foot_alone, pool_alone,
+                      _pole_leans(labels, layout))
 
 
 def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
@@ -2145,8 +2157,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # colour (held out: a cream Pole seen straight down on a cream square beside
         # another Pole, its top a little yellower than the paper, read bare for sure).
         if shadows is not None:
-            lean = _pole_leans(labels, layout)
-            mute_lean = np.where(silent[0], lean[:, 0], lean[:, 1])
+            mute_lean = np.where(silent[0], v.leans[:, 0], v.leans[:, 1])
             unlooked = only & ~standing & ~walls_here & ~looked
             conf_pole = np.where(unlooked, np.minimum(conf_pole, 1.0 - mute_lean), conf_pole)
         # A footprint changed, or a rim, where a shadow may fall: a Pole, or a shadow. Not
@@ -2260,7 +2271,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 off = _pieces_off(standing, top_label, fitted, set_size)
         if off == "pole":
             standing, top_label, conf_pole = _fit_the_poles(
-                standing, top_label, conf_pole, _pole_leans(labels, layout), set_size[0])
+                standing, top_label, conf_pole, votes.leans, set_size[0])
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]], standing)
     readings = []
     # as Python numbers: indexing NumPy arrays one element at a time costs more than this

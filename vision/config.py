@@ -187,6 +187,10 @@ class ClassifyConfig:
     # of port_margin: the least sure reading that a board one Port off the set's count may
     # change to fit it (classify._fit_the_set): unsure, as the referee's default counts it
     set_fit_loss: float = 0.5
+    # ... and, of port_margin, what one space's Port may lose to change side where the board
+    # reads one Port over on one side and one short on the other: a misreading the set
+    # proves (no piece enters or leaves the mat), read unsure whatever it lost
+    set_swap_loss: float = 1.0
     # ... settled again this many times at most (each pass may free a space's arrangement)
     line_passes: int = 3
     # A wall blurred into the mat (classify.blend_loglik): how far outside the lightnesses
