@@ -75,7 +75,7 @@ NEW_PAIRS = [
     ("grey", "#808389", "orange", "#e8741c", ["matte", "satin"]),
 ]
 STYLES = ["checker", "wood", "laminate"]
-NEW_STYLES = ["neoprene", "tiled"]
+NEW_STYLES = ["neoprene", "tiled", "chalk", "quilt"]
 LIGHTS = ["sun", "area", "two_lamps", "warm_led"]
 TABLES = ["wood", "cloth", "marble", "tablecloth"]
 SLEEVES = ["#2b3a55", "#7a1f2b", "#3d3d3d", "#c9b27c", "#4f6b3a", "#d8d8d0"]
@@ -530,6 +530,139 @@ def print_tiled(p: dict[str, Any], sides: dict[str, str], res: int,
     return np.clip(cv.img, 0, 1), None
 
 
+def pastel(h: str, chalkiness: float) -> np.ndarray:
+    """A side's colour as chalk or felt gives it: mixed toward white."""
+    c = hex_rgb(h)
+    return c + (1.0 - c) * chalkiness
+
+
+def print_chalk(p: dict[str, Any], sides: dict[str, str], res: int,
+                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+    """(f) drawn in chalk on a slate board: a dark ground clouded with wiped dust, grid
+    lines drawn by hand (a little wavy, of uneven width, broken where the chalk skipped),
+    the Quadrants' cross drawn twice, Telepads as hatched circles and Portpads as hatched
+    corner triangles in the sides' colours as pastel chalk."""
+    half = 4 + p["border"]
+    ground = hex_rgb(p["ground"])
+    cv = Canvas(half, res, ground)
+    X, Y = cv.X, cv.Y
+    dust = np.clip(0.5 + 0.9 * value_noise(X * 0.5, Y * 0.5, rng, 4), 0, 1)
+    cv.img = ground + (hex_rgb(p["chalk"]) - ground) * (dust * p["dust"])[..., None]
+    # a hand's line: offsets that wander along it, and chalk that skips
+    wob = p["wobble"]
+    wx = X + wob * value_noise(Y * 0.8 + 11.0, X * 0.8, rng, 2)
+    wy = Y + wob * value_noise(X * 0.8 + 23.0, Y * 0.8, rng, 2)
+    skip = np.clip(0.75 + 0.6 * value_noise(X * 6, Y * 6, rng, 3), 0.25, 1.0)
+    width = p["line_w"] * (1.0 + 0.3 * value_noise(X * 2 + 5.0, Y * 2, rng, 2))
+    inside = (np.abs(wx) <= 4 + width) & (np.abs(wy) <= 4 + width)
+    d = np.minimum(np.abs(wx - np.round(wx)), np.abs(wy - np.round(wy)))
+    chalk = hex_rgb(p["chalk"])
+    layer = np.where(inside, cv.coverage(d - width / 2), 0.0) * skip
+    cross = np.where(np.abs(wy) <= 4, np.abs(np.abs(wx) - 0.06) - width / 3, 1.0)
+    cross = np.minimum(cross, np.where(np.abs(wx) <= 4, np.abs(np.abs(wy) - 0.06) - width / 3,
+                                       1.0))
+    layer = np.maximum(layer, cv.coverage(cross) * skip * 0.8)
+    cv.img += (chalk - cv.img) * (layer * p["line_alpha"])[..., None]
+    hatch = (np.sin((X + Y) * 2 * math.pi / p["hatch"]) > 0.2) * skip
+    tele, port = pads()
+    for sq, side in tele.items():
+        cx, cy = square_centre(sq)
+        col = pastel(sides[side], p["pastel"])
+        rs, cs = cv.window(cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+        sub = cv.img[rs, cs]
+        r = np.hypot(X[rs, cs] - cx, Y[rs, cs] - cy)
+        a = np.maximum(cv.coverage(r - 0.3) * hatch[rs, cs] * 0.75,
+                       cv.coverage(np.abs(r - 0.3) - 0.03) * skip[rs, cs])
+        sub += (col - sub) * a[..., None]
+    for sq, side, corner in port:
+        cx, cy = square_centre(sq)
+        sx, sy = CORNER_SIGN[corner]
+        col = pastel(sides[side], p["pastel"])
+        rs, cs = cv.window(cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+        sub = cv.img[rs, cs]
+        ox, oy = cx + sx * 0.42, cy + sy * 0.42
+        u, v = (X[rs, cs] - ox) * -sx, (Y[rs, cs] - oy) * -sy
+        tri = np.maximum(np.maximum(-u, -v), (u + v - 0.35) / math.sqrt(2))
+        a = np.maximum(cv.coverage(tri) * hatch[rs, cs] * 0.8,
+                       cv.coverage(np.abs(tri) - 0.025) * skip[rs, cs])
+        sub += (col - sub) * a[..., None]
+    cv.img *= (1.0 + 0.05 * value_noise(X * 25, Y * 25, rng, 2))[..., None]
+    return np.clip(cv.img, 0, 1), None
+
+
+QUILT_PATTERNS = ["plain", "stripes", "dots", "gingham", "flowers"]
+
+
+def print_quilt(p: dict[str, Any], sides: dict[str, str], res: int,
+                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+    """(g) a patchwork quilt: every space a patch of its own printed cotton (plain,
+    striped, dotted, gingham or small flowers) in its Quadrant's colours, seams sunk
+    between patches with a running stitch, a binding round the edge, Telepads as felt
+    discs and Portpads as felt triangles appliqued in the sides' colours with a blanket
+    stitch."""
+    half = 4 + p["border"]
+    cv = Canvas(half, res, hex_rgb(p["binding"]))
+    X, Y = cv.X, cv.Y
+    prng = random.Random(int(rng.integers(1 << 30)))
+    for f in range(8):
+        for r in range(8):
+            q = (f >= 4) + 2 * (r >= 4)
+            a, b = (hex_rgb(c) for c in prng.sample(p["palettes"][q], 2))
+            kind = prng.choice(QUILT_PATTERNS)
+            x0, y0 = f - 4.0, r - 4.0
+            rs, cs = cv.window(x0, x0 + 1, y0, y0 + 1)
+            x, y = X[rs, cs] - x0, Y[rs, cs] - y0
+            m = (x >= 0) & (x < 1) & (y >= 0) & (y < 1)
+            period = prng.uniform(0.12, 0.25)
+            ang = prng.choice([0.0, math.pi / 4, math.pi / 2])
+            u = x * math.cos(ang) + y * math.sin(ang)
+            if kind == "plain":
+                fig = np.zeros_like(x)
+            elif kind == "stripes":
+                fig = (np.sin(u * 2 * math.pi / period) > 0.3).astype(float)
+            elif kind == "dots":
+                gx, gy = x / period, y / period
+                fig = cv.coverage((np.hypot(gx - np.round(gx), gy - np.round(gy)) - 0.22)
+                                  * period)
+            elif kind == "gingham":
+                fig = 0.5 * ((np.sin(x * 2 * math.pi / period) > 0).astype(float)
+                             + (np.sin(y * 2 * math.pi / period) > 0))
+            else:
+                fig = (value_noise(x * 9 + 3 * f, y * 9 + 3 * r, rng, 2) > 0.25).astype(float)
+            patch = a + (b - a) * fig[..., None]
+            cv.img[rs, cs][m] = patch[m]
+    seam = hex_rgb(p["seam"])
+    cv.paint(grid_sdf(0.03), seam, 0.55)
+    thread = hex_rgb(p["thread"])
+    along = np.where(np.abs(X - np.round(X)) < np.abs(Y - np.round(Y)), Y, X)
+    stitch = np.sin(along * 2 * math.pi / 0.1) > 0.2
+    d = np.minimum(np.abs(X - np.round(X)), np.abs(Y - np.round(Y)))
+    inside = (np.abs(X) <= 4.02) & (np.abs(Y) <= 4.02)
+    cv.paint(lambda x, y: np.where(stitch & inside, np.abs(d - 0.05) - 0.008, 1.0), thread,
+             0.8)
+    tele, port = pads()
+    for sq, side in tele.items():
+        cx, cy = square_centre(sq)
+        bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+        cv.paint(sd_circle(cx, cy, p["disc"]), hex_rgb(sides[side]), 1.0, bb)
+        cv.paint(sd_ring(cx, cy, p["disc"] - 0.03, 0.01), thread, 0.8, bb)
+    for sq, side, corner in port:
+        cx, cy = square_centre(sq)
+        sx, sy = CORNER_SIGN[corner]
+        bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
+        ox, oy = cx + sx * 0.4, cy + sy * 0.4
+
+        def tri(x: np.ndarray, y: np.ndarray, ox: float = ox, oy: float = oy,
+                sx: int = sx, sy: int = sy) -> np.ndarray:
+            u, v = (x - ox) * -sx, (y - oy) * -sy
+            return np.maximum(np.maximum(-u, -v), (u + v - 0.32) / math.sqrt(2))
+
+        cv.paint(tri, hex_rgb(sides[side]), 1.0, bb)
+    weave = np.sin(X * 2 * math.pi * 45) * np.sin(Y * 2 * math.pi * 45)
+    cv.img *= (1.0 + 0.035 * weave + 0.03 * value_noise(X * 7, Y * 7, rng, 2))[..., None]
+    return np.clip(cv.img, 0, 1), None
+
+
 def make_print(mat: dict[str, Any], sides: dict[str, str], seed: int
                ) -> tuple[np.ndarray, np.ndarray | None]:
     rng = np.random.default_rng(seed)
@@ -541,6 +674,10 @@ def make_print(mat: dict[str, Any], sides: dict[str, str], seed: int
         return print_neoprene(mat, sides, TEXTURE_PX, rng)
     if mat["style"] == "tiled":
         return print_tiled(mat, sides, TEXTURE_PX, rng)
+    if mat["style"] == "chalk":
+        return print_chalk(mat, sides, TEXTURE_PX, rng)
+    if mat["style"] == "quilt":
+        return print_quilt(mat, sides, TEXTURE_PX, rng)
     return print_laminate(mat, sides, TEXTURE_PX, rng)
 
 
@@ -743,6 +880,30 @@ def mat_spec(style: str, sides: dict[str, str], rng: random.Random) -> dict[str,
                 "sheet_tone": [round(rng.uniform(0.97, 1.02), 3) for _ in range(4)],
                 "margin": round(rng.uniform(0.05, 0.1), 3),
                 "thickness_m": 0.0004, "finish": "matte paper, taped sheets"}
+    if style == "chalk":
+        return {"style": "chalk", "border": round(rng.uniform(0.3, 0.55), 3),
+                "ground": rng.choice(["#2f3b36", "#2a2d31", "#1f2f2a", "#333a40"]),
+                "chalk": rng.choice(["#ecebe4", "#f2eed8", "#e4ecef"]),
+                "dust": round(rng.uniform(0.05, 0.18), 2),
+                "wobble": round(rng.uniform(0.01, 0.03), 3),
+                "line_w": round(rng.uniform(0.025, 0.045), 3),
+                "line_alpha": round(rng.uniform(0.7, 0.9), 2),
+                "hatch": round(rng.uniform(0.06, 0.1), 3),
+                "pastel": round(rng.uniform(0.15, 0.4), 2),
+                "thickness_m": 0.004, "finish": "slate, chalk"}
+    if style == "quilt":
+        families = [["#f4d9c6", "#e8a87c", "#c38d6b", "#fff4e0"],
+                    ["#d6e6f2", "#8fb8d8", "#5d87b0", "#f2f7fb"],
+                    ["#e3f0d6", "#a9c98a", "#6f9a58", "#fbfdf6"],
+                    ["#f2dbe8", "#d79bbd", "#a8688e", "#fdf3f8"],
+                    ["#f5efc8", "#e2cf6f", "#b59d3a", "#fffbe6"]]
+        return {"style": "quilt", "border": round(rng.uniform(0.3, 0.5), 3),
+                "binding": rng.choice(["#3b3f63", "#6b2f2f", "#2f5b4a", "#c9b79c"]),
+                "palettes": rng.sample(families, 4),
+                "seam": rng.choice(["#5a4f45", "#6f6a64"]),
+                "thread": rng.choice(["#fbfaf5", "#3a3a3a", "#d9c27a"]),
+                "disc": round(rng.uniform(0.28, 0.36), 3),
+                "thickness_m": 0.008, "finish": "cotton patchwork, felt applique"}
     quad = rng.sample(["#e0312f", "#1e88e5", "#f5b800", "#2e9d4e", "#8e44ad", "#ff6f00",
                        "#00a3a3"], 4)
     return {"style": "laminate", "border": round(rng.uniform(0.25, 0.4), 3),

@@ -534,6 +534,18 @@ def mat_materials(spec: dict[str, Any], folder: Path, render: dict[str, Any]
         bsdf.inputs["Specular"].default_value = 0.35
         wavy(1.5, 0.08)
         body_col = mat["paper"]
+    elif style == "chalk":
+        # slate: matte, a faint sheen where the board is worn smooth
+        bsdf.inputs["Roughness"].default_value = 0.85
+        bsdf.inputs["Specular"].default_value = 0.2
+        body_col = mat["ground"]
+    elif style == "quilt":
+        # cotton and felt: rough cloth with a sheen, its padding not quite flat
+        bsdf.inputs["Roughness"].default_value = 0.95
+        bsdf.inputs["Specular"].default_value = 0.1
+        set_input(bsdf, "Sheen", 0.5)
+        wavy(2.5, 0.12)
+        body_col = mat["binding"]
     else:
         bsdf.inputs["Roughness"].default_value = 0.68
         bsdf.inputs["Specular"].default_value = 0.3
