@@ -874,7 +874,9 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
     between the photos is taken out. Each side's tint is the median shift per unit of
     darkening over its points in that shadow; a channel's is the smaller of the two where
     they agree in sign (a piece's blurred edge tints only its own side's points), otherwise
-    none."""
+    none. Where the two sides' deep shadows disagree in every channel (each side's pieces
+    blurred into the darkest points beside them), the faint shadows' tint, where both
+    sides agree on it, is the only one."""
     cfg = CLASSIFY
     ok = ~np.isnan(feat[..., 0]) & ~np.isnan(ref[..., 0])
     if ok.sum() < 2 * cfg.tint_least:
@@ -898,6 +900,13 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
         tint = np.clip(np.where(agree, np.sign(a) * np.minimum(np.abs(a), np.abs(b)), 0.0),
                        -cfg.tint_max, cfg.tint_max)
         if np.abs(tint).max() <= 1e-3:
+            if lo == -np.inf:
+                # Both sides' deep shadows, tinted apart: a side's pieces blurred into the
+                # mat next to them (a grey Pole's edge on warm wood is greyer, an orange
+                # one's oranger), which the faint shadows further out are not. Where both
+                # sides' faint shadows agree, theirs is the light's (held out: orange Poles'
+                # warm shadows under two lamps on light wood read as grey Poles).
+                continue
             break
         # a faint shadow's tint is a second lamp's only where it points the other way from
         # the deep one's (one lamp's penumbra is tinted as its umbra, if at all)
