@@ -876,7 +876,7 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
     they agree in sign (a piece's blurred edge tints only its own side's points), otherwise
     none. Where the two sides' deep shadows disagree in every channel (each side's pieces
     blurred into the darkest points beside them), the faint shadows' tint, where both
-    sides agree on it, is the only one."""
+    sides agree on it, is learned, and with it none (0, 0): the deep ones' is unknown."""
     cfg = CLASSIFY
     ok = ~np.isnan(feat[..., 0]) & ~np.isnan(ref[..., 0])
     if ok.sum() < 2 * cfg.tint_least:
@@ -886,6 +886,7 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
     shift = feat[..., 1:] - ref[..., 1:]
     shift = shift - np.median(shift[ok], axis=0)
     tints: list[np.ndarray] = []
+    untinted = False
     for lo, hi in ((-np.inf, -cfg.tint_shade), (-cfg.tint_shade, -cfg.tint_faint)):
         per_side = []
         for s in range(2):
@@ -905,7 +906,10 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
                 # mat next to them (a grey Pole's edge on warm wood is greyer, an orange
                 # one's oranger), which the faint shadows further out are not. Where both
                 # sides' faint shadows agree, theirs is the light's (held out: orange Poles'
-                # warm shadows under two lamps on light wood read as grey Poles).
+                # warm shadows under two lamps on light wood read as grey Poles). The deep
+                # shadows' own tint stays unknown: a shadow that only darkens is bare mat
+                # too, as where no tint is learned.
+                untinted = True
                 continue
             break
         # a faint shadow's tint is a second lamp's only where it points the other way from
@@ -913,6 +917,8 @@ def shadow_tint(feat: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
         if tints and float(tint @ tints[0]) >= 0.0:
             break
         tints.append(tint)
+    if tints and untinted:
+        tints.append(np.zeros(2))
     return np.array(tints, np.float32) if tints else None
 
 

@@ -110,8 +110,14 @@ def test_deep_shadows_tinted_apart_by_one_sides_pieces_leave_the_faint_ones_tint
     apart = now.copy()
     apart[1, deep, 1:] = bare[1, deep, 1:] - (now[1, deep, 1:] - bare[1, deep, 1:])
     tint = shadow_tint(apart, bare)
-    assert tint is not None and tint.shape == (1, 2)
+    assert tint is not None and tint.shape == (2, 2)
     assert tint[0, 0] > 0.2 and tint[0, 1] < -0.2  # bluer as darker, as the light makes it
+    # ... and the deep shadows' own tint unknown, a shadow that only darkens is bare mat
+    # as where no tint was learned (a second lamp's deep shadow, untinted by the first)
+    assert (tint[1] == 0).all()
+    paper = colour_features(np.array([[190, 200, 210]], np.uint8))
+    grey = colour_features(np.array([[114, 120, 126]], np.uint8))  # 60%, no tint
+    assert bare_mat_distance(grey, paper, tint=tint) <= bare_mat_distance(grey, paper) + 1e-6
     # ... and where the faint ones disagree as well, nothing is taken for the light's
     apart[1, ~deep, 1:] = bare[1, ~deep, 1:] - (now[1, ~deep, 1:] - bare[1, ~deep, 1:])
     tint = shadow_tint(apart, bare)
