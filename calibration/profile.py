@@ -50,7 +50,7 @@ from vision.classify import (
 )
 from vision.config import CLASSIFY
 from vision.detect import Detection, Detector
-from vision.errors import VisionError
+from vision.errors import GridNotFitted, VisionError
 from vision.gate import Palette, StabilityGate, Surround
 from vision.geometry import CameraModel, camera_model
 from vision.mat import FILES, MatModel, home_telepads, parse_square, portpads, printed_ink
@@ -584,7 +584,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         undistort = undistorter(intrinsics)
         image, K = undistort(image), intrinsics.rectified_matrix
         empty = None if empty is None else undistort(empty)
-    found = find_mat(image) if empty is None else _fix_with_empty(image, empty)
+    found = _fix_alone(image) if empty is None else _fix_with_empty(image, empty)
     fix = _orientation(image, found, south_at, empty)
     h, w = image.shape[:2]
     cam = camera_model(fix.homography, w, h, K)
@@ -776,6 +776,19 @@ def _unlike_walls(spaces: list[str], lab: np.ndarray, bare_look: np.ndarray | No
     if any(len(x) < LEARN_LEAST for sets in learned.values() for x in sets):
         return None  # too few to learn from
     return learned
+
+
+def _fix_alone(image: np.ndarray) -> MatFix:
+    """The mat in the start photo alone. Where a mat's outline is found but not its grid,
+    the start pieces or the print may hide the lines (a patchwork's seams among patterned
+    patches): the empty mat shows them, so the message says to add it."""
+    try:
+        return find_mat(image)
+    except GridNotFitted as exc:
+        raise CalibrationError(
+            f"{exc}: the pieces or the mat's print may hide its lines; shoot the empty mat "
+            "from the same camera too and calibrate with --empty EMPTY.jpg (or --with-empty "
+            "with --camera)") from None
 
 
 def _fix_with_empty(image: np.ndarray, empty: np.ndarray) -> MatFix:

@@ -9,3 +9,7 @@ class VisionError(ValueError):
 
 class SourceError(VisionError):
     """A frame source that cannot be opened or has failed."""
+
+
+class GridNotFitted(VisionError):
+    """A mat's outline was found in an image, but not its grid lines."""

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.config import MATFIND
-from vision.errors import VisionError
+from vision.errors import GridNotFitted, VisionError
 from vision.stats import median
 
 GRID = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float64)
@@ -449,9 +449,10 @@ def find_mat(image: np.ndarray, checker: bool | None = None) -> MatFix:
         if squares and squares[0][1] >= MATFIND.min_score:
             shapes = True
             fix = _fitted(gray, squares, scale)
+    if fix is None and shapes:
+        raise GridNotFitted("a mat-like shape was found but its grid lines could not be fitted")
     if fix is None:
-        raise VisionError("a mat-like shape was found but its grid lines could not be fitted"
-                          if shapes else "no mat found in the image (is the whole mat in view?)")
+        raise VisionError("no mat found in the image (is the whole mat in view?)")
     return fix
 
 

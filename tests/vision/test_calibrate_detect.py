@@ -177,6 +177,24 @@ def test_pieces_the_mats_colour_need_the_empty_mat(north: tuple[int, int, int]) 
     assert calibrate(start, empty=empty).start_unsure == ()
 
 
+def test_a_mat_whose_grid_the_start_photo_hides_names_the_empty_mat() -> None:
+    """Issue 16, Done when (without --empty: read 99% of spaces, or exit 2 naming --empty;
+    a held-out Blender draw, a patchwork quilt in sun, its seams lost among patterned
+    patches and felt pads: "a mat-like shape was found but its grid lines could not be
+    fitted", naming nothing to do): where the mat's outline is found and its grid is not,
+    the refusal says to add the empty mat's photo. A photo with no mat stays "no mat
+    found", which says what to do already."""
+    import cv2
+
+    image = np.full((720, 1280, 3), 40, np.uint8)
+    outline = np.array([[400, 120], [900, 140], [940, 620], [380, 600]], np.int32)
+    cv2.fillConvexPoly(image, outline, (200, 205, 210))  # a mat's shape, no lines on it
+    with pytest.raises(CalibrationError, match=r"grid lines could not be fitted.*--empty"):
+        calibrate(image)
+    with pytest.raises(VisionError, match="no mat found"):
+        calibrate(np.full((720, 1280, 3), 40, np.uint8))
+
+
 def test_a_pad_mark_neither_plain_mat_nor_a_sides_ink_explains_is_not_guessed() -> None:
     """Issue 16, Done when (without --empty: read 99% of spaces, or exit 2 naming
     --empty; a held-out Blender draw, an engraved wood mat whose Portpads carry an outline
