@@ -205,6 +205,18 @@ def sd_diamond(cx: float, cy: float, rad: float, w: float) -> Any:
     return lambda x, y: np.abs((np.abs(x - cx) + np.abs(y - cy) - rad) / math.sqrt(2)) - w / 2
 
 
+def sd_corner_triangle(cx: float, cy: float, corner: str, inset: float, size: float) -> Any:
+    """A right triangle in ``corner`` of the space centred at (cx, cy): its right angle
+    ``inset`` from the centre along both axes, its legs ``size`` long into the space."""
+    sx, sy = CORNER_SIGN[corner]
+    ox, oy = cx + sx * inset, cy + sy * inset
+
+    def f(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u, v = (x - ox) * -sx, (y - oy) * -sy  # into the space from the corner
+        return np.maximum(np.maximum(-u, -v), (u + v - size) / math.sqrt(2))
+    return f
+
+
 def square_centre(sq: str) -> tuple[float, float]:
     return FILES.index(sq[0]) - 3.5, int(sq[1]) - 4.5
 
@@ -505,16 +517,9 @@ def print_tiled(p: dict[str, Any], sides: dict[str, str], res: int,
             sub.paint(sd_ring(cx, cy, 0.28, 0.05), washed(sides[side]), 1.0, bb)
         for sq, side, corner in port:
             cx, cy = square_centre(sq)
-            csx, csy = CORNER_SIGN[corner]
             bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
-            ox, oy = cx + csx * 0.42, cy + csy * 0.42
-
-            def tri(x: np.ndarray, y: np.ndarray, ox: float = ox, oy: float = oy,
-                    csx: int = csx, csy: int = csy) -> np.ndarray:
-                u, v = (x - ox) * -csx, (y - oy) * -csy  # into the space from the corner
-                return np.maximum(np.maximum(-u, -v), (u + v - 0.3) / math.sqrt(2))
-
-            sub.paint(tri, washed(sides[side]), 1.0, bb)
+            sub.paint(sd_corner_triangle(cx, cy, corner, 0.42, 0.3), washed(sides[side]), 1.0,
+                      bb)
         # the printer's margins stay bare paper
         margin = p["margin"]
         edge = (np.abs(X - np.where(sx0 <= X, half, -half)) < margin) | (
@@ -576,13 +581,10 @@ def print_chalk(p: dict[str, Any], sides: dict[str, str], res: int,
         sub += (col - sub) * a[..., None]
     for sq, side, corner in port:
         cx, cy = square_centre(sq)
-        sx, sy = CORNER_SIGN[corner]
         col = pastel(sides[side], p["pastel"])
         rs, cs = cv.window(cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
         sub = cv.img[rs, cs]
-        ox, oy = cx + sx * 0.42, cy + sy * 0.42
-        u, v = (X[rs, cs] - ox) * -sx, (Y[rs, cs] - oy) * -sy
-        tri = np.maximum(np.maximum(-u, -v), (u + v - 0.35) / math.sqrt(2))
+        tri = sd_corner_triangle(cx, cy, corner, 0.42, 0.35)(X[rs, cs], Y[rs, cs])
         a = np.maximum(cv.coverage(tri) * hatch[rs, cs] * 0.8,
                        cv.coverage(np.abs(tri) - 0.025) * skip[rs, cs])
         sub += (col - sub) * a[..., None]
@@ -648,16 +650,8 @@ def print_quilt(p: dict[str, Any], sides: dict[str, str], res: int,
         cv.paint(sd_ring(cx, cy, p["disc"] - 0.03, 0.01), thread, 0.8, bb)
     for sq, side, corner in port:
         cx, cy = square_centre(sq)
-        sx, sy = CORNER_SIGN[corner]
         bb = (cx - 0.5, cx + 0.5, cy - 0.5, cy + 0.5)
-        ox, oy = cx + sx * 0.4, cy + sy * 0.4
-
-        def tri(x: np.ndarray, y: np.ndarray, ox: float = ox, oy: float = oy,
-                sx: int = sx, sy: int = sy) -> np.ndarray:
-            u, v = (x - ox) * -sx, (y - oy) * -sy
-            return np.maximum(np.maximum(-u, -v), (u + v - 0.32) / math.sqrt(2))
-
-        cv.paint(tri, hex_rgb(sides[side]), 1.0, bb)
+        cv.paint(sd_corner_triangle(cx, cy, corner, 0.4, 0.32), hex_rgb(sides[side]), 1.0, bb)
     weave = np.sin(X * 2 * math.pi * 45) * np.sin(Y * 2 * math.pi * 45)
     cv.img *= (1.0 + 0.035 * weave + 0.03 * value_noise(X * 7, Y * 7, rng, 2))[..., None]
     return np.clip(cv.img, 0, 1), None
