@@ -1688,10 +1688,11 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     if off.sum() == 0:
         # one over, one short: one space's Port read as the other side's, or a phantom
         # and a faint Port on two spaces, whichever loses less in all
-        def cheapest(step: np.ndarray) -> np.ndarray:
-            return np.where((change == step).all(axis=2), loss, np.inf).min(axis=1)
+        def losses(step: np.ndarray) -> np.ndarray:  # (64, C): inf where not that step
+            return np.where((change == step).all(axis=2), loss, np.inf)
         over, short = -off * (off > 0), -off * (off < 0)  # a Port dropped, a Port added
-        swap, drop, add = cheapest(-off), cheapest(over), cheapest(short)
+        by_step = [losses(step) for step in (-off, over, short)]
+        swap, drop, add = (x.min(axis=1) for x in by_step)
         # a Port's side changed is the one misreading that squares both sides: allowed up
         # to a sure reading's margin, weighed against two changes (and read) scaled down to
         # the others' allowance
@@ -1705,11 +1706,10 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
         two = np.unravel_index(np.argmin(pair), pair.shape)
         if min(swap[one], pair[two]) >= most:
             return best, sure
-        moves = ([(one, -off)] if swap[one] <= pair[two]
-                 else [(int(two[0]), over), (int(two[1]), short)])
-        for space, step in moves:
-            arrangement = int(np.argmin(np.where((change[space] == step).all(axis=1),
-                                                 loss[space], np.inf)))
+        moves = ([(one, by_step[0])] if swap[one] <= pair[two]
+                 else [(int(two[0]), by_step[1]), (int(two[1]), by_step[2])])
+        for space, step_loss in moves:
+            arrangement = int(np.argmin(step_loss[space]))
             fitted[space] = arrangement
             lost = max(float(loss[space, arrangement]), 0.0) * (weigh if len(moves) == 1
                                                                  else 1.0)
