@@ -145,6 +145,9 @@ class Profile:
     empty_shadows: np.ndarray | None = None
     # how much of that shadow each side's (south, north) start Poles cast, where under 1
     shadow_scale: tuple[float, float] = (1.0, 1.0)
+    # the deepest a Pole's own shadow may be, by that measure (classify._read_poles): where
+    # the start Poles' own shadows are deep against the learned one, above shadow_most
+    shadow_most: float = CLASSIFY.shadow_most
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
     # (vision.shapes.PoleRims); None without an empty-mat photo
     empty_rims: np.ndarray | None = None
@@ -164,7 +167,7 @@ class Profile:
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
                         empty_shadows=self.empty_shadows, shadow_scale=self.shadow_scale,
-                        foot_threshold=self.foot_threshold,
+                        shadow_most=self.shadow_most, foot_threshold=self.foot_threshold,
                         empty_rims=self.empty_rims, surround=self.surround)
 
     def gate(self) -> StabilityGate:
@@ -206,6 +209,7 @@ class Profile:
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
             "shadow_scale": list(self.shadow_scale),
+            "shadow_most": self.shadow_most,
             "empty_rims": _looks_json(self.empty_rims),
             "surround": None if self.surround is None else self.surround.to_json(),
         }
@@ -289,6 +293,7 @@ class Profile:
                 foot_threshold=_positive("foot_threshold", doc.get("foot_threshold")),
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
                 shadow_scale=_shadow_scale(doc.get("shadow_scale", [1.0, 1.0])),
+                shadow_most=_shadow_most(doc.get("shadow_most", CLASSIFY.shadow_most)),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
                     64, CLASSIFY.rim_directions, 2)),
                 surround=None if doc.get("surround") is None else Surround.from_json(
@@ -478,26 +483,50 @@ def _shadow_scale(value: Any) -> tuple[float, float]:
     return scale
 
 
+def _shadow_most(value: Any) -> float:
+    """A profile's ``shadow_most``: a number at least the configured one."""
+    if (not isinstance(value, (int, float)) or isinstance(value, bool)
+            or not CLASSIFY.shadow_most <= value <= CLASSIFY.shadow_most_ceiling):
+        raise ValueError(f"shadow_most {value!r} is not between {CLASSIFY.shadow_most:g} "
+                         f"and {CLASSIFY.shadow_most_ceiling:g}")
+    return float(value)
+
+
 def _start_shadow_scale(image: np.ndarray, cam: CameraModel, geometry: PieceGeometry,
                         shadow: PoleShadow, empty_shadows: np.ndarray
-                        ) -> tuple[float, float]:
-    """How much of a Pole's own shadow (``shadow``, learned as the least any start Pole
-    shows) each side's start Poles cast in the start photo ``image``, on median: under 1
-    where a side's Poles cast less than the others' (a light Pole lights its own shadow
-    from inside: beige Poles on light wood under a low sun cast 0.84 to 0.91 of it, brown
-    ones 1.1 to 1.3). 1 where a side casts it fully, or less than
-    ``shadow_scale_least`` (its shadows then say too little to scale by)."""
+                        ) -> tuple[tuple[float, float], float]:
+    """:func:`_shadow_measures` of the start Poles' own shadows (``shadow``, learned as the
+    least any start Pole shows) in the start photo ``image``."""
     h, w = image.shape[:2]
     now = lightness_at(image, sample_maps(shadow_points(shadow), cam))
     clear = shadow_points_clear(shadow_point_words(shadow, cam, geometry), _start_occupied())
-    score = pole_shadow_score(now, empty_shadows, shadow,
-                              shadow_in_view(shadow, cam, geometry, (w, h)) & clear)
+    return _shadow_measures(pole_shadow_score(now, empty_shadows, shadow, shadow_in_view(
+        shadow, cam, geometry, (w, h)) & clear))
+
+
+def _shadow_measures(score: np.ndarray) -> tuple[tuple[float, float], float]:
+    """From how much of a Pole's own shadow (the least any start Pole shows) each start
+    Pole casts (``score`` (64,), NaN where out of view): how much each side's start Poles
+    cast, on median, under 1 where a side's Poles cast less than the others' (a light Pole
+    lights its own shadow from inside: beige Poles on light wood under a low sun cast 0.84
+    to 0.91 of it, brown ones 1.1 to 1.3); 1 where a side casts it fully, or less than
+    ``shadow_scale_least`` (its shadows then say too little to scale by). And the deepest
+    shadow a Pole may cast by that measure: ``shadow_most_of_start`` times the deepest any
+    start Pole casts, where that is above ``shadow_most`` (a soft box nearer one side: the
+    faintest start Pole's shadow is learned, and the Poles nearer the box cast three times
+    and more of it)."""
     out = []
+    deepest = 0.0
     for side in SIDES:
         cast = score[[_sq(n) for n in START_POLES[side]]]
-        own = float(np.median(cast[np.isfinite(cast)])) if np.isfinite(cast).any() else 1.0
+        cast = cast[np.isfinite(cast)]
+        own = float(np.median(cast)) if cast.size else 1.0
         out.append(own if CLASSIFY.shadow_scale_least <= own < 1.0 else 1.0)
-    return (out[0], out[1])
+        if cast.size:
+            deepest = max(deepest, float(cast.max()) / out[-1])
+    most = float(np.clip(CLASSIFY.shadow_most_of_start * deepest, CLASSIFY.shadow_most,
+                         CLASSIFY.shadow_most_ceiling))
+    return (out[0], out[1]), most
 
 
 def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
@@ -639,6 +668,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     foot_threshold = empty_rims = None
     shadow_scale = (1.0, 1.0)
+    shadow_most = CLASSIFY.shadow_most
     hidden_inks: tuple[str, ...] = ()
     if empty is not None:
         # Wall samples where the bare mat differs from the pieces, where the view allows.
@@ -671,7 +701,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         pole_shadow, tint = _learn_shadow(image, empty, cam, start)
         if pole_shadow is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
-            shadow_scale = _start_shadow_scale(image, cam, geometry, pole_shadow,
+            shadow_scale, shadow_most = _start_shadow_scale(image, cam, geometry, pole_shadow,
                                                empty_shadows)
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
@@ -700,7 +730,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
                       pole_shadow=pole_shadow, empty_shadows=empty_shadows,
-                      shadow_scale=shadow_scale,
+                      shadow_scale=shadow_scale, shadow_most=shadow_most,
                       empty_rims=empty_rims,
                       surround=Surround.learn(image if empty is None else empty, cam, geometry))
 

@@ -1987,12 +1987,14 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                 | None = None,
                 rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
-                votes: _PoleVotes | None = None
+                votes: _PoleVotes | None = None, shadow_most: float | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`).
-    ``votes``: :func:`_pole_votes` of the same evidence, when the caller has it already."""
+    ``votes``: :func:`_pole_votes` of the same evidence, when the caller has it already;
+    ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one)."""
     cfg = CLASSIFY
+    deepest = cfg.shadow_most if shadow_most is None else shadow_most
     if votes is None:
         votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
     v = votes
@@ -2030,7 +2032,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 seen = np.where(silent[0], seen[:, 0], seen[:, 1])
             looked = ~np.isnan(seen)
             cast = ((nan_to(seen, 0.0) >= cfg.shadow_seen)
-                    & (nan_to(seen, np.inf) <= cfg.shadow_most))
+                    & (nan_to(seen, np.inf) <= deepest))
         rim_either = np.zeros(64) if rims is None else _rims_over_bare(
             rims(_CONFIG_STATES[best] > 0) if callable(rims) else rims, standing | walls_here)
         # A top coloured like the mat under it is lit as the mat was, while past its rim
@@ -2197,7 +2199,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                | None = None,
                blends: Callable[[np.ndarray], np.ndarray] | None = None,
                rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
-               set_size: tuple[int, int] | None = None) -> list[SpaceReading]:
+               set_size: tuple[int, int] | None = None,
+               shadow_most: float | None = None) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -2225,7 +2228,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     coloured like the mat too, or that given the walls read standing (64, 4) bool (the
     rim's lines whose view of the mat their shadows may cross left out); ``set_size``: the
     set's (Poles, Ports) of a side, all on the mat all game long (:func:`_fit_the_set`,
-    :func:`_fit_the_poles`; None: as read, as for a start photo checked for pieces too many)."""
+    :func:`_fit_the_poles`; None: as read, as for a start photo checked for pieces too many);
+    ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one)."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -2240,7 +2244,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     # ... and a Pole read standing may be what they saw
     votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows, feet, rims, votes)
+                        shadows, feet, rims, votes, shadow_most)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -2261,7 +2265,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         return _whose_poles(*(first if np.array_equal(arrangement, best)
                               else _read_poles(labels, loglik, camouflage, layout, arrangement,
                                                side_like, shaded, bodies, shadows, feet,
-                                               rims, votes)),
+                                               rims, votes, shadow_most)),
                             None if set_size is None else set_size[0])
 
     standing, top_label, conf_pole = poles_for(order[:, 0])

@@ -305,6 +305,13 @@ class ClassifyConfig:
     # Pole shows (at least shadow_scale_least of it): a light Pole lights its own shadow
     shadow_scale_least: float = 0.5
     shadow_most: float = 3.0
+    # ... or, where the start Poles' own shadows score deeper than shadow_most against the
+    # learned one (under a soft box the faintest start Pole's is learned, and those nearer
+    # the box cast three times and more of it), shadow_most_of_start times the deepest
+    # (shadow_most 3 came from start Poles at 2.0 and a Pole alone in play at 2.5), at
+    # most shadow_most_ceiling
+    shadow_most_of_start: float = 1.5
+    shadow_most_ceiling: float = 8.0
     # ... and the mat shadow_side spaces beside it, across the shadow's direction, shows at
     # most shadow_beside_most of it (a wall's shadow is long, a Pole's is not)
     shadow_side: float = 0.45

@@ -147,6 +147,8 @@ class Detector:
     # how much of that shadow each side's (south, north) start Poles cast (a light Pole
     # lights its own shadow): a side's Pole casts its own by that measure
     shadow_scale: tuple[float, float] = (1.0, 1.0)
+    # the deepest a Pole's own shadow may be by that measure (calibration.profile)
+    shadow_most: float = CLASSIFY.shadow_most
     # foot_change above which a space's footprint shows a Pole on this table (None: not read)
     foot_threshold: float | None = None
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
@@ -354,7 +356,7 @@ class Detector:
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
                                   self.colours, self.noise), rims,
-                              self.set_size if self.whole_set else None)
+                              self.set_size if self.whole_set else None, self.shadow_most)
         # One piece too many may be a misreading, which the referee names, and so may two
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood). Such a hand hides

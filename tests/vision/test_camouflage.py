@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from calibration.errors import CalibrationError
-from calibration.profile import Profile, _check_start, calibrate, unsure_note
+from calibration.profile import (
+    Profile,
+    _check_start,
+    _shadow_measures,
+    _sq,
+    calibrate,
+    unsure_note,
+)
 from companion.rules.teleporters import Position
 from tests.vision.helpers import assert_reads_exactly, blank_evidence
 from vision.classify import (
@@ -1223,3 +1230,49 @@ def test_a_light_poles_own_shadow_is_weighed_against_its_own_sides_start_poles()
     assert stands(lambda occupied: cast[:, None] / np.array([0.88, 1.0]))
     # the other side's scale says nothing of a south Pole
     assert not stands(lambda occupied: cast[:, None] / np.array([1.0, 0.88]))
+
+
+def test_a_poles_shadow_as_deep_as_the_deepest_start_poles_is_its_own() -> None:
+    """Issue 16 (held out, the 44th Blender draw's b3: cream and maroon pieces on white
+    paper sheets under a soft box nearer north's side, refused at calibration with the
+    empty mat's photo). The shadow learned is the least any start Pole shows: south's
+    start Poles cast 1.0 to 2.1 of it, north's cream ones 3.1 to 3.6, above the
+    ``shadow_most`` 3 that a Pole's own shadow may score, so f8's cream start Pole, its
+    colour saying nothing, was read bare. Calibration measures how deep the start Poles'
+    shadows go and lets a Pole's own shadow go as deep as ``shadow_most_of_start`` times
+    the deepest; where the start Poles' own stay under 2, the bound stays 3."""
+    score = np.full(64, np.nan)
+    for name, cast in zip(("c1", "d1", "e1", "f1", "c8", "d8", "e8", "f8"),
+                          (1.01, 2.1, 1.6, 1.3, 3.2, 3.3, 3.1, 3.6), strict=True):
+        score[_sq(name)] = cast
+    scale, most = _shadow_measures(score)
+    assert scale == (1.0, 1.0)
+    assert most == pytest.approx(CLASSIFY.shadow_most_of_start * 3.6)
+    soft = np.where(np.isfinite(score), np.minimum(score, 2.0), np.nan)
+    assert _shadow_measures(soft)[1] == CLASSIFY.shadow_most  # never under the configured one
+    # a light side's scale counts: its Poles' shadows are weighed against its own
+    light = score.copy()
+    light[[_sq(n) for n in ("c1", "d1", "e1", "f1")]] = [0.9, 0.8, 0.85, 0.95]  # beige
+    light[[_sq(n) for n in ("c8", "d8", "e8", "f8")]] = [1.1, 1.3, 1.2, 1.2]  # brown
+    (south, north), most = _shadow_measures(light)
+    assert (south, north) == (pytest.approx(0.875), 1.0)
+    assert most == CLASSIFY.shadow_most  # 0.95 / 0.875 and 1.3, times 1.5: under 3
+    light[_sq("f8")] = 2.6
+    assert _shadow_measures(light)[1] == pytest.approx(CLASSIFY.shadow_most_of_start * 2.6)
+
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(8, "f8")
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # north coloured like the mat
+    deep = np.zeros(64)
+    deep[q] = 3.6
+
+    def stands(shadow_most: float | None) -> bool:
+        standing, label, _ = _read_poles(labels, loglik, camouflage, layout,
+                                         np.zeros(64, int), shadows=lambda occupied: deep,
+                                         shadow_most=shadow_most)
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 2
+
+    assert not stands(None)
+    assert stands(CLASSIFY.shadow_most_of_start * 3.6)
+    deep[q] = 9.0  # far darker than any start Pole's shadow: something else
+    assert not stands(CLASSIFY.shadow_most_of_start * 3.6)

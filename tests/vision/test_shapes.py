@@ -428,6 +428,12 @@ def test_empty_lines_round_trip_and_damage() -> None:
         Profile.from_json({**doc, "shadow_scale": [0.1, 1.0]})
     assert Profile.from_json({k: v for k, v in doc.items() if k != "shadow_scale"}
                              ).shadow_scale == (1.0, 1.0)
+    assert back.shadow_most == profile.shadow_most >= CLASSIFY.shadow_most
+    assert Profile.from_json({**doc, "shadow_most": 5.4}).shadow_most == 5.4
+    with pytest.raises(CalibrationError, match=r"shadow_most 1\.2"):
+        Profile.from_json({**doc, "shadow_most": 1.2})
+    assert Profile.from_json({k: v for k, v in doc.items() if k != "shadow_most"}
+                             ).shadow_most == CLASSIFY.shadow_most
     assert back.empty_rims is not None and profile.empty_rims is not None
     np.testing.assert_allclose(np.nan_to_num(back.empty_rims, nan=-1),
                                np.nan_to_num(profile.empty_rims, nan=-1), atol=1e-4)
