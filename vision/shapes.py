@@ -517,6 +517,13 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
     (64,) bool: spaces where Poles are read, whose footprints say nothing of the light (a
     Port's footprint is bare mat)."""
     change = log_change(feat[..., 0], empty[..., 0])
+    # The camera's noise is about even in lightness, so in log lightness it grows as the
+    # mat darkens: a sample of dark print changes by noise more than the light mat round it
+    # does, and is weighed as much less as it is darker than the discs' median.
+    dark = empty[..., 0] + CLASSIFY.line_dark
+    typical = np.nanmedian(dark[:, disc_columns(layout)])
+    if np.isfinite(typical):
+        change = change * np.minimum(dark / typical, 1.0)
     discs = change[:, disc_columns(layout)]
     sigma = _spread(discs, CLASSIFY.line_sigma_floor * noise)
     if sigma is None:
