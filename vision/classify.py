@@ -2103,6 +2103,16 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # A top in the colour of walls of its side in its sight, over a footprint changed as
         # under a Pole where no shadow may fall on it: the Pole inside its own Port (held
         # out: cream Poles in cream Ports on light wood, seen steeply, missed).
+        # A footprint in a side's colour over a footprint changed as under a Pole, with a
+        # body over it: that side's Pole, whose top mirrors the room's light rather than
+        # showing its colour (held out: a silver Pole's top blue with a window's light,
+        # its foot silver, under a warm LED strip).
+        mirrored = (~standing & ~walls_here & ~foot_mute & (foot_share >= cfg.pole_share)
+                    & body & foot)
+        standing = standing | mirrored
+        conf_pole = np.where(mirrored, np.minimum(foot_share, clip(
+            nan_to(bodies if bodies is not None else np.zeros(64), 0.0) / 2, 0.0, 1.0)),
+            conf_pole)
         walled = top_explained & ~standing & foot
         standing = standing | walled
         conf_pole = np.where(walled, np.minimum(top_share, clip(footprint / 2, 0.0, 1.0)),

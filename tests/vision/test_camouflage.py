@@ -642,6 +642,32 @@ def test_a_footprint_alone_a_little_changed_needs_the_poles_own_shadow_where_it_
     assert read(1.3, 0.0, body=1.2)[0]  # a body over it
 
 
+def test_a_footprint_in_a_sides_colour_under_a_body_is_its_pole_whatever_its_top_shows(
+        ) -> None:
+    """Issue 16 (held out, the 44th Blender draw's b1: navy and silver pieces on a white
+    laminate under a warm LED strip and a cool window): a silver Pole's top is a mirror,
+    blue with the window's light, so none of its top samples read silver, while its
+    footprint does (six of seven), under a body (1.6 of the table's threshold) and a
+    footprint changed 16 times a Pole's threshold; it was read bare. A footprint in a
+    side's colour with a body over it and changed as under a Pole is that side's Pole; the
+    colour alone, or with the body and not the change, is not."""
+    layout, q, evidence, _, foot = _disc_evidence(6, "h8")
+    labels, loglik, _ = evidence
+    labels[q, foot[:6]] = 2
+    loglik[q, foot[:6]] = (-30.0, -30.0, -0.5)
+
+    def read(footprint: float, body: float) -> tuple[bool, float]:
+        return _read_one(layout, q, evidence, 2, True, footprint, bodies=_at(q, body))
+
+    standing, conf = read(16.0, 1.6)
+    assert standing and conf >= CLASSIFY.unsure_below
+    assert not read(16.0, 0.4)[0]  # no body over it
+    assert not read(0.6, 1.6)[0]  # its footprint as the empty mat showed it
+    labels[q, foot[3:]] = 0  # three of seven in the side's colour: too few
+    loglik[q, foot[3:]] = blank_evidence(layout)[1][q, foot[3:]]
+    assert not read(16.0, 1.6)[0]
+
+
 def test_a_top_its_own_ports_walls_explain_stands_over_a_footprint_changed_as_under_a_pole(
         ) -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (the nineteenth Blender
