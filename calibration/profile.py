@@ -659,7 +659,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                 for side in samples}
 
     colours = learn({"south": [], "north": []})
-    _check_sides_apart(colours, learned)
+    _check_sides_apart(colours, learned, empty is not None)
     geometry = PieceGeometry()
     start = _start_solids(geometry)
     noise = 1.0
@@ -898,18 +898,24 @@ def _unlearned_pads(image: np.ndarray, cam: CameraModel, start: Solids,
     return out
 
 
-def _check_sides_apart(colours: dict[str, ColourModel], learned: dict[str, np.ndarray]
-                       ) -> None:
+def _check_sides_apart(colours: dict[str, ColourModel], learned: dict[str, np.ndarray],
+                       with_empty: bool = True) -> None:
     """Refuse pieces whose colours the classifier cannot tell apart: too many of one side's
-    own calibration samples are nearer the other side's colour."""
+    own calibration samples are nearer the other side's colour. Without an empty-mat photo
+    the refusal names one: with it, only the samples that photo shows changed are learned
+    as the pieces' own, and a light side's samples half mat no longer blur it into the
+    other (silver and navy on a white laminate)."""
     wrong = []
     for side, other in (("south", "north"), ("north", "south")):
         x = learned[side]
         wrong.append(float(np.mean(colours[other].distance(x) < colours[side].distance(x))))
     if max(wrong) > CLASSIFY.max_side_confusion:
-        raise CalibrationError("the two sides' colours are too alike to tell apart "
-                               f"({100 * max(wrong):.0f}% of one side's samples look like the "
-                               "other side's); use clearly different pieces")
+        raise CalibrationError(
+            "the two sides' colours are too alike to tell apart "
+            f"({100 * max(wrong):.0f}% of one side's samples look like the other side's); "
+            "use clearly different pieces" + ("" if with_empty else (
+                ", or, if they do differ, add a photo of the empty mat from the same camera "
+                "(--empty): the mat round them may be what blurs one into the other")))
 
 
 def _tint(value: Any) -> np.ndarray | None:

@@ -195,6 +195,30 @@ def test_a_mat_whose_grid_the_start_photo_hides_names_the_empty_mat() -> None:
         calibrate(np.full((720, 1280, 3), 40, np.uint8))
 
 
+def test_sides_too_alike_without_the_empty_mat_name_it() -> None:
+    """Issue 16, Done when (without --empty: read 99% of spaces, or exit 2 naming --empty;
+    the 44th Blender draw's b1, held out: navy and silver on a white laminate, "the two
+    sides' colours are too alike to tell apart (22%)", which calibrates with the empty
+    mat's photo): without that photo a light side's start samples are half mat, and a
+    refusal as too alike names --empty as well as other pieces; with it, other pieces
+    alone."""
+    from calibration.profile import _check_sides_apart
+    from vision.classify import ColourModel
+
+    rng = np.random.default_rng(3)
+    south = rng.normal((0.30, 0.0, 0.10), 0.05, (400, 3))
+    north = rng.normal((0.32, 0.0, 0.08), 0.05, (400, 3))  # all but the same
+    learned = {"south": south, "north": north}
+    colours = {side: ColourModel.learn(x) for side, x in learned.items()}
+    with pytest.raises(CalibrationError, match=r"too alike.*--empty"):
+        _check_sides_apart(colours, learned, with_empty=False)
+    with pytest.raises(CalibrationError, match=r"too alike[^-]*$"):
+        _check_sides_apart(colours, learned, with_empty=True)
+    apart = {"south": south, "north": north + np.array([0.4, 0.3, -0.3])}
+    _check_sides_apart({side: ColourModel.learn(x) for side, x in apart.items()}, apart,
+                       with_empty=False)
+
+
 def test_a_pad_mark_neither_plain_mat_nor_a_sides_ink_explains_is_not_guessed() -> None:
     """Issue 16, Done when (without --empty: read 99% of spaces, or exit 2 naming
     --empty; a held-out Blender draw, an engraved wood mat whose Portpads carry an outline
