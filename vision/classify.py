@@ -1634,9 +1634,21 @@ def _held_across(edge_ll: np.ndarray, colour_ll: np.ndarray, settled: np.ndarray
     return held, _arrangement_scores(np.where(held[..., None], colour_ll, edge_ll))
 
 
+def _back_to_back(edge_ll: np.ndarray, settled: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Where walls stand back to back: (64, 4) bool, the edges on which both a space and
+    its neighbour across have a wall in the ``settled`` arrangements (64,), and the
+    arrangements' scores (64, C) with those edges' evidence (``edge_ll`` (64, 4, 3)) set
+    aside: either wall may be all that both spaces' samples there see."""
+    side = _CONFIG_STATES[settled]
+    both = (_ACROSS >= 0) & (side > 0) & (side[_ACROSS_SAFE, _ACROSS_EDGE] > 0)
+    return both, _arrangement_scores(np.where(both[..., None], 0.0, edge_ll))
+
+
 def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
                  unshared: np.ndarray | None = None,
-                 held: tuple[np.ndarray, np.ndarray] | None = None
+                 held: tuple[np.ndarray, np.ndarray] | None = None,
+                 paired: tuple[np.ndarray, np.ndarray] | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Each space's Port arrangement (64,) again, and how sure each may be read at most
     (64,): the loss of a change in ``port_margin`` (a change is no surer than the evidence
@@ -1654,6 +1666,11 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
     space's colours there alone (set aside, those lines would cost it nothing, and the
     shape seen on them is the neighbour's; a change with a wall of its own elsewhere, a
     Teleport's second Port beside a Port back to back with it, is judged as before).
+    ``paired`` (:func:`_back_to_back`): a change every wall of which it takes away stood
+    back to back with a neighbour's wall is judged with those lines set aside: the
+    neighbour's wall there, a face of it in its own shade, may be all either space's
+    samples saw (an orange wall's shaded face read as a grey wall back to back with it,
+    on two lines at once: a grey Port beyond the set, sure).
     Two Ports short, and nothing over, are two such spaces, each changing by one Port, the
     one losing least first (a Port coloured like the mat under it, seen from above, shows
     its walls faintly; two of them in one frame are no rarer than one in two). So are two
@@ -1682,6 +1699,13 @@ def _fit_the_set(scores: np.ndarray, best: np.ndarray, ports_per_side: int,
         adds = (_CONFIG_STATES > 0)[None] & (_CONFIG_STATES[best] == 0)[:, None, :]
         onto = adds.any(axis=2) & ~(adds & ~edges[:, None, :]).any(axis=2)  # (64, C)
         loss = np.where(onto, colour_scores[rows, best][:, None] - colour_scores, loss)
+    if paired is not None:
+        # a change every wall of which it takes away stood back to back with another
+        edges, aside_scores = paired
+        drops = (_CONFIG_STATES == 0)[None] & (_CONFIG_STATES[best] > 0)[:, None, :]
+        off_lines = drops.any(axis=2) & ~(drops & ~edges[:, None, :]).any(axis=2)
+        loss = np.where(off_lines, np.minimum(
+            loss, aside_scores[rows, best][:, None] - aside_scores), loss)
     change = _CONFIG_PORTS[None] - _CONFIG_PORTS[best][:, None]  # (64, C, 2)
     fitted = best.copy()
     most = CLASSIFY.set_fit_loss * CLASSIFY.port_margin
@@ -2284,7 +2308,8 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         if off in ("port", "both"):
             held = (None if colour_ll is edge_ll
                     else _held_across(edge_ll, colour_ll, order[:, 0]))
-            fitted, most = _fit_the_set(scores, order[:, 0], set_size[1], unshared, held)
+            fitted, most = _fit_the_set(scores, order[:, 0], set_size[1], unshared, held,
+                                        _back_to_back(edge_ll, order[:, 0]))
             conf_ports = np.minimum(conf_ports, most)
             was = order[:, 0].copy()
             order[:, 0] = fitted

@@ -19,6 +19,8 @@ from vision.classify import (
     HIDDEN_INK,
     WALL_SAMPLES,
     ColourModel,
+    _arrangement_scores,
+    _back_to_back,
     _fit_the_poles,
     _fit_the_set,
     _held_across,
@@ -207,6 +209,50 @@ def test_a_port_whose_both_walls_are_back_to_back_is_kept_to_fill_the_set() -> N
     assert decide(ll) == {"b6": (("ne", SOUTH),), "a7": (("ne", SOUTH),), **NORTH_PORTS}
     assert fit(ll, 3) == {"b6": (("ne", SOUTH),), "a7": (("ne", SOUTH),),
                           "b7": (("sw", SOUTH),), **NORTH_PORTS}
+
+
+def test_a_port_beyond_the_set_whose_walls_both_stand_back_to_back_is_dropped() -> None:
+    """Rule book: no piece enters the mat, so a side never has more Ports on it than its
+    set (issue 16, held out: the 45th Blender draw's b3, grey and orange pieces on taped
+    paper under a warm LED). c6 holds north's sw Port; c7's and d6's north sw Ports put
+    walls on c6's other two lines. The face of d6's wall towards c6, in its own shade,
+    looked grey: c6 read a grey (south) Port in its ne corner too, its n line given up to
+    c7's wall, a Port beyond the set read sure (its e wall 19.6 clearer than none, 12 with
+    the n line's own evidence against it). Every wall that Port adds stands back to back
+    with a neighbour's, so with those lines set aside dropping it costs nothing: the fit
+    drops it, unsure. The same reading on lines no neighbour's wall holds stays."""
+    south = dict(a1_s=30.0, a1_w=30.0, h1_s=30.0, h1_e=30.0, h8_n=30.0, h8_e=30.0,
+                 a5_n=30.0, a5_w=30.0)
+
+    def board(neighbours: bool) -> np.ndarray:
+        ll = edges(**south)
+        north = ["c6_s", "c6_w", "f2_s", "f2_w"] + (
+            ["c7_s", "c7_w", "d6_s", "d6_w"] if neighbours else ["b8_n", "b8_w", "g5_n", "g5_w"])
+        for key in north:
+            name, edge = key.split("_")
+            ll[sq(name), EDGE[edge]] = (-60.0, -110.0, 0.0)
+        ll[sq("c6"), EDGE["n"]] = (0.0, -7.6, -24.7)  # its own samples: a little bare
+        ll[sq("c6"), EDGE["e"]] = (-19.6, 0.0, -39.7)  # a shaded face: grey
+        return ll
+
+    two_ports = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                     if set(ports) == {("sw", 2), ("ne", SOUTH)} and not tele)
+    for neighbours in (True, False):
+        ll = board(neighbours)
+        settled = ll.copy()
+        settled[sq("c6"), EDGE["n"]] = 0.0  # the line c6 gave up (to c7's wall, if any)
+        scores = _arrangement_scores(settled)
+        best = np.argmax(scores, axis=1)
+        assert best[sq("c6")] == two_ports  # five south Ports: one beyond the set
+        unshared = _arrangement_scores(ll)
+        fitted, most = _fit_the_set(scores, best, 4, unshared)
+        assert fitted[sq("c6")] == two_ports  # 12 to drop it: more than an unsure reading
+        fitted, most = _fit_the_set(scores, best, 4, unshared, None,
+                                    _back_to_back(settled, best))
+        if neighbours:
+            assert fitted[sq("c6")] == config("sw", 2) and most[sq("c6")] < 0.5
+        else:
+            assert fitted[sq("c6")] == two_ports
 
 
 def test_a_board_that_reads_the_whole_set_is_left_as_read() -> None:
