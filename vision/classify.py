@@ -2092,6 +2092,9 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                  & (footprint < cfg.shape_foot_least))
                 | (body & ~rim_seen & looked & ~cast & shade_may & (footprint < 1.0))
                 if feet is not None else np.zeros(64, bool))
+        beside = ((_ACROSS >= 0)
+                  & (_CONFIG_STATES[best][_ACROSS_SAFE, _ACROSS_EDGE] > 0)).any(axis=1)
+        lone = lone | (beside & body & ~cast & ~rim_seen & (footprint < 1.0))
         built = only & ~standing & ~walls_here & (body | cast | rim_seen) & ~lone
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
         # with half a body over it, is still a Pole: a shadow cannot give both.

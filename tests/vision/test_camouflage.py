@@ -668,6 +668,40 @@ def test_a_footprint_in_a_sides_colour_under_a_body_is_its_pole_whatever_its_top
     assert not read(16.0, 1.6)[0]
 
 
+def test_a_body_alone_beside_a_neighbours_wall_on_its_edge_is_no_pole() -> None:
+    """Issue 16 (held out, the 46th Blender draw's b4: beige and brown pieces on a checker
+    in sun): a4's brown Port stands a wall on b4's west edge, and the wall's upright edge
+    and its shadow across b4 drew a body (2.1 of the table's threshold) over a footprint
+    barely changed (0.27), where b4's own Pole's shadow would show and did not: read as a
+    beige Pole, sure, a Pole beyond the set. A body alone beside a neighbour's wall on the
+    space's edge, with no shadow of its own, no rim and its footprint short of a Pole's
+    change, is no Pole, and leaves the space unsure; with its own shadow cast, it is one,
+    and away from the wall, the body alone still reads one as before."""
+    from vision.classify import _CONFIGS
+
+    layout, q, (labels, loglik, camouflage), top, foot = _disc_evidence(18, "b4")
+    camouflage[q, top, 0] = camouflage[q, foot, 0] = True  # beige like the checker there
+    a4_ne = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                 if ports == (("ne", 2),) and not tele)
+
+    def read(neighbour: bool, own_shadow: float) -> tuple[bool, float]:
+        best = np.zeros(64, int)
+        if neighbour:
+            best[sq("a4")] = a4_ne
+        cast = _at(q, own_shadow)
+        standing, label, conf = _read_poles(
+            labels, loglik, camouflage, layout, best, bodies=_at(q, 2.06),
+            shadows=lambda occupied: cast,
+            feet=lambda poles, walls: (_at(q, 0.27), np.zeros(64, bool)))
+        assert not standing[np.arange(64) != q].any()
+        return bool(standing[q]) and int(label[q]) == 1, float(conf[q])
+
+    standing, conf = read(True, 0.0)
+    assert not standing and conf < CLASSIFY.unsure_below
+    assert read(True, 1.0)[0]  # its own shadow cast beside it
+    assert read(False, 0.0)[0]  # no wall on its edges: the body reads a Pole, as before
+
+
 def test_a_top_its_own_ports_walls_explain_stands_over_a_footprint_changed_as_under_a_pole(
         ) -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (the nineteenth Blender
