@@ -1516,6 +1516,12 @@ def _lines_given_back(edge_ll: np.ndarray, first: np.ndarray, best: np.ndarray,
     return theirs & (theirs_other >= np.maximum(mine, 0.0)[:, None] + CLASSIFY.port_margin)
 
 
+def _wall_across(side: np.ndarray) -> np.ndarray:
+    """(64, 4) bool: the edges whose neighbour across stands a wall on the same grid line,
+    given the side (64, 4) each space's arrangement stands on each edge (0: none)."""
+    return (_ACROSS >= 0) & (side[_ACROSS_SAFE, _ACROSS_EDGE] > 0)
+
+
 def _port_partners() -> np.ndarray:
     """(C, 4): for each arrangement and edge, the edge of the same Port's other wall (EDGES
     index), -1 where the edge stands no wall or the Port is a Teleport (four walls)."""
@@ -1568,7 +1574,7 @@ def _yielding_lines(edge_ll: np.ndarray, best: np.ndarray,
     # Walls read either side of a line, of one side or of two: one may be only the other's
     # light (a red wall's edge blurred into white paper passes for a white wall; a light
     # wall's on dark cloth for a dark wood's).
-    shared = (_ACROSS >= 0) & (side > 0) & (side[there] > 0)
+    shared = (side > 0) & _wall_across(side)
     if not shared.any():
         return shared
 
@@ -1630,7 +1636,7 @@ def _held_across(edge_ll: np.ndarray, colour_ll: np.ndarray, settled: np.ndarray
     A white wall's structure on white paper, seen from both spaces, put the Port the set
     missed next door to the white Port that went missing (simulated 2027)."""
     side = _CONFIG_STATES[settled]
-    held = (_ACROSS >= 0) & (side[_ACROSS_SAFE, _ACROSS_EDGE] > 0) & (side == 0)
+    held = _wall_across(side) & (side == 0)
     return held, _arrangement_scores(np.where(held[..., None], colour_ll, edge_ll))
 
 
@@ -1641,7 +1647,7 @@ def _back_to_back(edge_ll: np.ndarray, settled: np.ndarray
     arrangements' scores (64, C) with those edges' evidence (``edge_ll`` (64, 4, 3)) set
     aside: either wall may be all that both spaces' samples there see."""
     side = _CONFIG_STATES[settled]
-    both = (_ACROSS >= 0) & (side > 0) & (side[_ACROSS_SAFE, _ACROSS_EDGE] > 0)
+    both = (side > 0) & _wall_across(side)
     return both, _arrangement_scores(np.where(both[..., None], 0.0, edge_ll))
 
 
@@ -2092,8 +2098,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                  & (footprint < cfg.shape_foot_least))
                 | (body & ~rim_seen & looked & ~cast & shade_may & (footprint < 1.0))
                 if feet is not None else np.zeros(64, bool))
-        beside = ((_ACROSS >= 0)
-                  & (_CONFIG_STATES[best][_ACROSS_SAFE, _ACROSS_EDGE] > 0)).any(axis=1)
+        beside = _wall_across(_CONFIG_STATES[best]).any(axis=1)
         lone = lone | (beside & body & ~cast & ~rim_seen & (footprint < 1.0))
         built = only & ~standing & ~walls_here & (body | cast | rim_seen) & ~lone
         # Where a shadow may fall, a footprint changed far past any shadow at calibration,
