@@ -1768,7 +1768,7 @@ def _poles_of_each_side(standing: np.ndarray, side: np.ndarray) -> np.ndarray:
 
 
 def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
-                   lean: np.ndarray, poles_per_side: int
+                   lean: np.ndarray, poles_per_side: int, shaped: np.ndarray | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each space's Pole reading again (standing (64,) bool, side (64,) 1 south 2 north, how
     sure (64,)), where the board reads one Pole more or fewer than the set has
@@ -1777,6 +1777,9 @@ def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     whose discs lean most to that side's colour (``lean`` (64, 2): the share of its top and
     footprint samples read in each side's colour, even where the bare mat there is printed
     in it), if they lean at least ``pole_share``: a Pole on a pad printed in its own colour.
+    Failing that, the one whose shape shows that side's Pole most plainly (``shaped``
+    (64, 2): :func:`_read_poles`' ``shapes``), if at least ``set_fit_shape``: a Pole its
+    discs cannot tell from the pad under it, whose shape alone was too little to stand on.
     One over: that side's Pole read least surely, if unsurely. A changed space stays
     unsure. Nothing changes where more than one Pole is off."""
     off = _poles_of_each_side(standing, side) - poles_per_side
@@ -1788,10 +1791,17 @@ def _fit_the_poles(standing: np.ndarray, side: np.ndarray, conf: np.ndarray,
     if off[code - 1] < 0:
         leaning = np.where(~standing & unsure, lean[:, code - 1], -np.inf)
         sq = int(np.argmax(leaning))
-        if leaning[sq] < CLASSIFY.pole_share:
+        if leaning[sq] >= CLASSIFY.pole_share:
+            standing[sq], side[sq] = True, code
+            conf[sq] = min(float(conf[sq]), 1.0 - float(lean[sq, code - 1]))
+            return standing, side, conf
+        # (lean is 0 where the pad is printed in the side's colour: its samples read bare)
+        shown = (np.full(64, -np.inf) if shaped is None
+                 else np.where(~standing & unsure, shaped[:, code - 1], -np.inf))
+        sq = int(np.argmax(shown))
+        if shown[sq] < CLASSIFY.set_fit_shape:
             return standing, side, conf
         standing[sq], side[sq] = True, code
-        conf[sq] = min(float(conf[sq]), 1.0 - float(lean[sq, code - 1]))
     else:
         mine = np.where(standing & (side == code) & unsure, conf, np.inf)
         sq = int(np.argmin(mine))
@@ -2017,12 +2027,16 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 feet: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
                 | None = None,
                 rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
-                votes: _PoleVotes | None = None, shadow_most: float | None = None
+                votes: _PoleVotes | None = None, shadow_most: float | None = None,
+                shapes: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`).
     ``votes``: :func:`_pole_votes` of the same evidence, when the caller has it already;
-    ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one)."""
+    ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one);
+    ``shapes``: a (64, 2) float array (south, north) filled, when given, with how plainly
+    (0..1) a Pole's shape shows in each space read without a Pole or walls, for the side
+    whose discs cannot tell its Pole there from the bare mat (0 elsewhere)."""
     cfg = CLASSIFY
     deepest = cfg.shadow_most if shadow_most is None else shadow_most
     if votes is None:
@@ -2227,6 +2241,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         conf_pole = np.where(doubt, np.minimum(
             conf_pole, 1.0 - clip(np.maximum(footprint, np.abs(rim_either)) / 2, 0, 1)),
             conf_pole)
+        if shapes is not None:
+            for code in (0, 1):
+                shapes[:, code] = np.where(only & silent[code] & ~standing & ~walls_here,
+                                           sure, 0.0)
+    elif shapes is not None:
+        shapes[:] = 0.0
     return standing, top_label, conf_pole
 
 
@@ -2285,8 +2305,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     near = np.where(theirs[:, None, :] > mine[:, :, None], layout.wall_near, _FAR).min(axis=2)
     # ... and a Pole read standing may be what they saw
     votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
+    first_shapes = np.zeros((64, 2))
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows, feet, rims, votes, shadow_most)
+                        shadows, feet, rims, votes, shadow_most, first_shapes)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -2303,12 +2324,18 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     lead = scores[rows, order[:, 0]] - scores[rows, order[:, 1]]
     conf_ports = clip(lead / cfg.port_margin, 0, 1)
 
+    shaped = first_shapes  # the shapes of the Poles' last reading
+
     def poles_for(arrangement: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return _whose_poles(*(first if np.array_equal(arrangement, best)
-                              else _read_poles(labels, loglik, camouflage, layout, arrangement,
-                                               side_like, shaded, bodies, shadows, feet,
-                                               rims, votes, shadow_most)),
-                            None if set_size is None else set_size[0])
+        nonlocal shaped
+        if np.array_equal(arrangement, best):
+            shaped, read = first_shapes, first
+        else:
+            shaped = np.zeros((64, 2))
+            read = _read_poles(labels, loglik, camouflage, layout, arrangement, side_like,
+                               shaded, bodies, shadows, feet, rims, votes, shadow_most,
+                               shaped)
+        return _whose_poles(*read, None if set_size is None else set_size[0])
 
     standing, top_label, conf_pole = poles_for(order[:, 0])
     if set_size is not None:
@@ -2333,7 +2360,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 off = _pieces_off(standing, top_label, fitted, set_size)
         if off == "pole":
             standing, top_label, conf_pole = _fit_the_poles(
-                standing, top_label, conf_pole, votes.leans, set_size[0])
+                standing, top_label, conf_pole, votes.leans, set_size[0], shaped)
     tele = diagonals([sq for sq in range(64) if _CONFIGS[order[sq, 0]][1]], standing)
     readings = []
     # as Python numbers: indexing NumPy arrays one element at a time costs more than this

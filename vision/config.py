@@ -187,6 +187,11 @@ class ClassifyConfig:
     # of port_margin: the least sure reading that a board one Port off the set's count may
     # change to fit it (classify._fit_the_set): unsure, as the referee's default counts it
     set_fit_loss: float = 0.5
+    # how plainly (0..1; 0.5: one of body, rim, footprint or own shadow at its threshold) a
+    # Pole's shape must show, in a space whose discs cannot tell that side's Pole from the
+    # bare mat, for a board one Pole short on that side to take it as the missing Pole
+    # (classify._fit_the_poles), where no space's discs lean to that side
+    set_fit_shape: float = 0.5
     # ... and, of port_margin, what one space's Port may lose to change side where the board
     # reads one Port over on one side and one short on the other: a misreading the set
     # proves (no piece enters or leaves the mat), read unsure whatever it lost

@@ -343,6 +343,34 @@ def test_a_rim_and_a_top_in_a_sides_colour_need_the_footprint_where_a_shadow_may
     assert read(False, 0.0, np.nan)[0]  # its own shadow out of view
 
 
+def test_a_lone_rim_is_no_pole_yet_its_shape_is_kept_for_the_sets_fit() -> None:
+    """Issue 16 (held out: the 45th Blender draw's b1, pink Poles seen straight down on
+    Telepads printed pink under two lamps, read bare in four frames of six): where south's
+    discs cannot tell its Pole from the pad, a rim alone, where the Pole's own shadow would
+    show and does not over an unchanged footprint, is no Pole. How plainly that shape shows
+    is kept for south (``shapes``), for the set's fit to take it as a Pole the board is
+    short of (:func:`vision.classify._fit_the_poles`); nothing for north, nor where south's
+    discs can tell."""
+    layout, q, evidence, top, foot = _disc_evidence(0, "e1")
+    camouflage = evidence[2]
+    rims = np.ones(64)
+    rims[q] = 1.1 * CLASSIFY.rim_over_bare  # 1.1 of a rim: shows as plainly as 0.55
+
+    def read(south_silent: bool) -> tuple[bool, np.ndarray]:
+        camouflage[q, np.r_[top, foot], 0] = south_silent
+        shapes = np.full((64, 2), np.nan)
+        standing, _ = _read_one(layout, q, evidence, 1, False, 0.0, rims=rims,
+                                shadows=lambda occupied: np.zeros(64), shapes=shapes)
+        return standing, shapes
+
+    standing, shapes = read(True)
+    assert not standing
+    assert shapes[q, 0] == pytest.approx(0.55) and shapes[q, 1] == 0.0
+    assert not shapes[np.arange(64) != q].any()
+    standing, shapes = read(False)
+    assert not standing and not shapes.any()
+
+
 def test_a_body_alone_where_a_shadow_may_fall_and_none_is_known_needs_more() -> None:
     """Issue 16, "soft shadows must not flip a space" (the eleventh Blender draw's b2: beige
     and brown pieces on light wood under two lamps, no Pole's shadow clear enough at

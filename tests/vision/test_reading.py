@@ -415,6 +415,31 @@ def test_no_pole_is_invented_where_no_unsure_space_leans_to_the_side() -> None:
         read_poles(standing, side)
 
 
+def test_a_pole_its_discs_cannot_tell_from_its_pad_is_found_by_its_shape_to_fill_the_set(
+        ) -> None:
+    """Rule book: every Pole stays on the mat (issue 16, held out: the 45th Blender draw's
+    b1, pink Poles seen straight down on Telepads printed pink, whose samples read bare so
+    that none leans to pink). South reads 3 Poles and no unsure space leans to its colour:
+    the unsure space whose shape shows south's Pole most plainly, e1 (a rim, 0.56), is it,
+    unsure still; not e2 (0.32, in e1's shadow), nor b5 (0.9, but read surely bare). A
+    shape under set_fit_shape fills nothing."""
+    standing, side, conf = poles(**THREE_SOUTH, **FOUR_NORTH)
+    conf[sq("e1")], conf[sq("e2")], conf[sq("b5")] = 0.0, 0.2, 0.9
+    shaped = np.zeros((64, 2))
+    shaped[sq("e1"), 0], shaped[sq("e2"), 0], shaped[sq("b5"), 0] = 0.56, 0.32, 0.9
+    shaped[sq("g4"), 1] = 1.0  # north's shape: not south's Pole
+    lean = np.zeros((64, 2))
+    fitted, side, fitted_conf = _fit_the_poles(standing, side, conf, lean, 4, shaped)
+    assert read_poles(fitted, side) == {**{n: 1 for n in ("c1", "d1", "e1", "f1")},
+                                        **{n: 2 for n in ("c8", "d8", "e8", "f8")}}
+    assert fitted_conf[sq("e1")] < 0.5
+    shaped[sq("e1"), 0] = CLASSIFY.set_fit_shape - 0.01
+    standing, side, conf = poles(**THREE_SOUTH, **FOUR_NORTH)
+    conf[sq("e1")], conf[sq("e2")], conf[sq("b5")] = 0.0, 0.2, 0.9
+    assert read_poles(*_fit_the_poles(standing, side, conf, lean, 4, shaped)[:2]) == \
+        read_poles(standing, side)
+
+
 def test_one_pole_too_many_drops_the_least_sure() -> None:
     """Five south Poles: the least sure of them, if unsure, is no Pole."""
     standing, side, conf = poles(**THREE_SOUTH, e1=(SOUTH, 0.4), b4=(SOUTH, 0.3),
