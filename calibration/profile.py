@@ -59,6 +59,8 @@ from vision.raycast import Rays, Solids, clearance, port_boxes
 from vision.shapes import (
     PoleShadow,
     foot_change,
+    lamp_or_shared,
+    learn_lamp_shadow,
     learn_pole_shadow,
     lightness_at,
     line_layout,
@@ -139,10 +141,14 @@ class Profile:
     body_threshold: float | None = None
     # vision.shapes.foot_change above which a space's footprint shows a Pole on this table
     foot_threshold: float | None = None
-    # a Pole's own shadow on this table, and (64, N) the empty mat's lightness where each
-    # space's Pole would cast it (vision.shapes.PoleShadow); None: no clear shadow
+    # a Pole's own shadow on this table, as every start Pole shared it, and (64, N) the
+    # empty mat's lightness where each space's Pole would cast it (vision.shapes.PoleShadow);
+    # None: no clear shadow
     pole_shadow: PoleShadow | None = None
     empty_shadows: np.ndarray | None = None
+    # ... or under a lamp near the mat, where each space's Pole casts it
+    # (vision.shapes.learn_lamp_shadow; empty_shadows then read at its points)
+    lamp_shadow: PoleShadow | None = None
     # how much of that shadow each side's (south, north) start Poles cast, where under 1
     shadow_scale: tuple[float, float] = (1.0, 1.0)
     # the deepest a Pole's own shadow may be, by that measure (classify._read_poles): where
@@ -166,8 +172,9 @@ class Profile:
                         camouflage=self.camouflage, set_size=SET_SIZE,
                         empty_lines=self.empty_lines, empty_axes=self.empty_axes,
                         body_threshold=self.body_threshold, pole_shadow=self.pole_shadow,
-                        empty_shadows=self.empty_shadows, shadow_scale=self.shadow_scale,
-                        shadow_most=self.shadow_most, foot_threshold=self.foot_threshold,
+                        lamp_shadow=self.lamp_shadow, empty_shadows=self.empty_shadows,
+                        shadow_scale=self.shadow_scale, shadow_most=self.shadow_most,
+                        foot_threshold=self.foot_threshold,
                         empty_rims=self.empty_rims, surround=self.surround)
 
     def gate(self) -> StabilityGate:
@@ -207,6 +214,7 @@ class Profile:
             "body_threshold": self.body_threshold,
             "foot_threshold": self.foot_threshold,
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
+            "lamp_shadow": None if self.lamp_shadow is None else self.lamp_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
             "shadow_scale": list(self.shadow_scale),
             "shadow_most": self.shadow_most,
@@ -291,7 +299,8 @@ class Profile:
                     64, len(CLASSIFY.body_heights), 3)),
                 body_threshold=_positive("body_threshold", doc.get("body_threshold")),
                 foot_threshold=_positive("foot_threshold", doc.get("foot_threshold")),
-                **_shadow_from_json(doc.get("pole_shadow"), doc.get("empty_shadows")),
+                **_shadow_from_json(doc.get("pole_shadow"), doc.get("lamp_shadow"),
+                                    doc.get("empty_shadows")),
                 shadow_scale=_shadow_scale(doc.get("shadow_scale", [1.0, 1.0])),
                 shadow_most=_shadow_most(doc.get("shadow_most", CLASSIFY.shadow_most)),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
@@ -450,11 +459,12 @@ def _shape_threshold(start_scores: np.ndarray, least: float) -> float:
 
 
 def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start: Solids
-                  ) -> tuple[PoleShadow | None, np.ndarray | None]:
-    """A Pole's own shadow on this table, and the tint of shadows here
-    (:func:`vision.classify.shadow_tint`), from the start and empty photos: the change round
-    every start Pole (south's first, as ``start`` holds them), where the mat is in sight past
-    the start position."""
+                  ) -> tuple[PoleShadow | None, PoleShadow | None, np.ndarray | None]:
+    """A Pole's own shadow on this table, as every start Pole shares it, that under a lamp
+    near the mat where it says more (:func:`vision.shapes.lamp_or_shared`; else None), and
+    the tint of shadows here (:func:`vision.classify.shadow_tint`), from the start and empty
+    photos: the change round every start Pole (south's first, as ``start`` holds them),
+    where the mat is in sight past the start position."""
     offsets = shadow_offsets()
     centres = start.cylinders[:, :2]
     pts = (centres[:, None] + offsets[None]).reshape(-1, 2)
@@ -467,10 +477,23 @@ def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start:
     change = log_change(now[:, 0], bare[:, 0])
     shadow = learn_pole_shadow(np.where(seen, change, np.nan).reshape(len(centres), -1),
                                offsets)
+    # Under a lamp near the mat each start Pole's shadow falls its own way: what they all
+    # share as seen may be little or nothing, while read along each one's way from the
+    # point under the lamp it is plain (a soft box over one corner).
+    # (as far past the grid as a shadow is read: the border or the table, flat as the mat)
+    step, past = CLASSIFY.lamp_grid_step, CLASSIFY.shadow_beyond_grid
+    g = np.arange(-past, 8.0 + past + 1e-9, step)
+    mat = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)  # row by row in y
+    mat_seen = _clear(cam, np.column_stack([mat, np.zeros(len(mat))]), start, top
+                      ) >= CALIBRATION_CLEAR
+    mat_uv = cam.image_points(mat)
+    mat_change = log_change(read_colour(image, mat_uv)[:, 0], read_colour(empty, mat_uv)[:, 0])
+    lamp = learn_lamp_shadow(np.where(mat_seen, mat_change, np.nan).reshape(len(g), len(g)),
+                             np.full(2, -past), step, centres, offsets)
     by_side = (2, -1, 3)
     tint = shadow_tint(np.where(seen[:, None], now, np.nan).reshape(by_side),
                        np.where(seen[:, None], bare, np.nan).reshape(by_side))
-    return shadow, tint
+    return shadow, lamp if lamp_or_shared(shadow, lamp) is lamp else None, tint
 
 
 def _shadow_scale(value: Any) -> tuple[float, float]:
@@ -529,12 +552,19 @@ def _shadow_measures(score: np.ndarray) -> tuple[tuple[float, float], float]:
     return (out[0], out[1]), most
 
 
-def _shadow_from_json(shadow: Any, looks: Any) -> dict[str, Any]:
-    if shadow is None:
+def _shadow_from_json(shadow: Any, lamp: Any, looks: Any) -> dict[str, Any]:
+    pole_shadow = None if shadow is None else PoleShadow.from_json(shadow)
+    lamp_shadow = None if lamp is None else PoleShadow.from_json(lamp)
+    if lamp_shadow is not None and lamp_shadow.lamp is None:
+        raise ValueError("lamp_shadow has no lamp")
+    if pole_shadow is not None and pole_shadow.lamp is not None:
+        raise ValueError("pole_shadow is a lamp's")
+    own = lamp_shadow if lamp_shadow is not None else pole_shadow
+    if own is None:
         return {}
-    pole_shadow = PoleShadow.from_json(shadow)
-    empty = _looks_from_json(looks, "empty_shadows", (64, 3, len(pole_shadow.change)))
-    return {} if empty is None else {"pole_shadow": pole_shadow, "empty_shadows": empty}
+    empty = _looks_from_json(looks, "empty_shadows", (64, 3, len(own.change)))
+    return {} if empty is None else {"pole_shadow": pole_shadow, "lamp_shadow": lamp_shadow,
+                                     "empty_shadows": empty}
 
 
 def _positive(name: str, value: Any, most: float = 1e4) -> float | None:
@@ -666,6 +696,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     bright = shade = tint = None
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
+    lamp_shadow = None
     foot_threshold = empty_rims = None
     shadow_scale = (1.0, 1.0)
     shadow_most = CLASSIFY.shadow_most
@@ -698,11 +729,12 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                                                       _start_occupied(ports=False)),
                                           CLASSIFY.foot_structure)
         empty_rims = lightness_at(empty, sample_maps(shapes[2].points, cam, shapes[2].heights))
-        pole_shadow, tint = _learn_shadow(image, empty, cam, start)
-        if pole_shadow is not None:
-            empty_shadows = lightness_at(empty, sample_maps(shadow_points(pole_shadow), cam))
-            shadow_scale, shadow_most = _start_shadow_scale(image, cam, geometry, pole_shadow,
-                                               empty_shadows)
+        pole_shadow, lamp_shadow, tint = _learn_shadow(image, empty, cam, start)
+        own = lamp_shadow if lamp_shadow is not None else pole_shadow
+        if own is not None:
+            empty_shadows = lightness_at(empty, sample_maps(shadow_points(own), cam))
+            shadow_scale, shadow_most = _start_shadow_scale(image, cam, geometry, own,
+                                                            empty_shadows)
     else:
         # The empty look is kept only where the line of sight met bare mat at calibration.
         empty_look = lab.copy()
@@ -729,7 +761,8 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       camouflage=camouflage, empty_lines=empty_lines,
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
-                      pole_shadow=pole_shadow, empty_shadows=empty_shadows,
+                      pole_shadow=pole_shadow, lamp_shadow=lamp_shadow,
+                      empty_shadows=empty_shadows,
                       shadow_scale=shadow_scale, shadow_most=shadow_most,
                       empty_rims=empty_rims,
                       surround=Surround.learn(image if empty is None else empty, cam, geometry))

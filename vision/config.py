@@ -321,6 +321,21 @@ class ClassifyConfig:
     # most shadow_beside_most of it (a wall's shadow is long, a Pole's is not)
     shadow_side: float = 0.45
     shadow_beside_most: float = 0.35
+    # A lamp near the mat casts each Pole's shadow away from the point under it, longer the
+    # further off (vision.shapes.PoleShadow.lamp): the shadow learned along each start Pole's
+    # own way from such a point, tried every lamp_step spaces up to lamp_reach from the
+    # mat's centre (then every lamp_fine round the best), is kept where it shows lamp_gain
+    # times the darkening the one shadow shared by every start Pole as seen shows; a
+    # space's shadow is the learned one lengthened by its distance from that point over the
+    # start Poles' median, between lamp_scale_least and lamp_scale_most times
+    lamp_reach: float = 12.0
+    lamp_step: float = 1.0
+    lamp_fine: float = 0.25
+    lamp_gain: float = 1.5
+    lamp_scale_least: float = 0.25
+    lamp_scale_most: float = 2.0
+    # the mat grid's spacing (spaces) where the change is read for the lamp's search
+    lamp_grid_step: float = 0.1
     # ... or from the rim of its top (vision.shapes.pole_rim): rim_directions lines across
     # the rim at the Pole's height, from rim_inside to rim_outside of its radius; those in
     # clear view of every other piece count, and rim_least_directions of them are needed.

@@ -141,9 +141,14 @@ class Detector:
     empty_axes: np.ndarray | None = None
     # pole_body above which a space shows a Pole's body on this table (None: not read)
     body_threshold: float | None = None
-    # a Pole's own shadow on this table and the empty look where each space's Pole casts it
+    # a Pole's own shadow on this table, as every start Pole shared it (where else a Pole's
+    # or a wall's shadow may fall), and the empty look where each space's Pole casts it
     pole_shadow: PoleShadow | None = None
     empty_shadows: np.ndarray | None = None
+    # ... or, under a lamp near the mat, where each space's Pole casts its own shadow
+    # (vision.shapes.learn_lamp_shadow; empty_shadows then read at its points): soft
+    # shadows place where it ends too loosely to say where shadows cannot reach
+    lamp_shadow: PoleShadow | None = None
     # how much of that shadow each side's (south, north) start Poles cast (a light Pole
     # lights its own shadow): a side's Pole casts its own by that measure
     shadow_scale: tuple[float, float] = (1.0, 1.0)
@@ -434,19 +439,19 @@ class Detector:
         if self.empty_rims is not None:
             rims = self._rims(lightness_at(image, self._shape_maps[3]), self.empty_rims, cam,
                               rim_plan)
-        if self.pole_shadow is not None and self.empty_shadows is not None:
+        own = self.lamp_shadow if self.lamp_shadow is not None else self.pole_shadow
+        if own is not None and self.empty_shadows is not None:
             if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
                                                                cam.homography):
                 self._shadow_maps = (
-                    cam.homography, sample_maps(shadow_points(self.pole_shadow), cam),
-                    shadow_in_view(self.pole_shadow, cam, self.geometry,
-                                   (self.width, self.height)),
-                    shadow_point_words(self.pole_shadow, cam, self.geometry))
+                    cam.homography, sample_maps(shadow_points(own), cam),
+                    shadow_in_view(own, cam, self.geometry, (self.width, self.height)),
+                    shadow_point_words(own, cam, self.geometry))
             _, at, in_view, touched = self._shadow_maps
             # as the calibration's exposure would show it (a shadow is a ratio to it)
             at_shadows = ((lightness_at(image, at) + 0.02)
                           * np.float32(np.exp(-self.drift[0])) - 0.02)
-            empty_shadows, pole_shadow = self.empty_shadows, self.pole_shadow
+            empty_shadows, pole_shadow = self.empty_shadows, own
             shadow_change = log_change(at_shadows, empty_shadows)  # the same every call
 
             scale = np.array(self.shadow_scale, np.float32)

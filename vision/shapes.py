@@ -554,14 +554,31 @@ def foot_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
 class PoleShadow:
     """A Pole's own shadow on this table, learned at calibration: mat offsets (N, 2), in
     spaces, from a Pole's centre, and the change in log lightness (N,) its shadow makes
-    there (negative: darker), where it is clearly darker."""
+    there (negative: darker), where it is clearly darker. Under a far light (the sun, a
+    window) every Pole casts it alike (``lamp`` None). Under a lamp near the mat each
+    Pole's falls away from the point under the lamp, longer the further off: ``lamp`` is
+    that point (x, y, mat spaces) and the distance from it at which the offsets hold, given
+    with x along the way away from the lamp and y across it (:meth:`at_spaces`). Where a
+    shadow may fall on other spaces (:func:`shading_spaces`, :func:`wall_shading`,
+    :func:`rim_lines_shaded`, :func:`lines_in_shadow`) is judged by a far light's: a lamp's,
+    learned from its soft shadows, says too narrowly where they cannot reach."""
 
     offsets: np.ndarray
     change: np.ndarray
+    lamp: tuple[float, float, float] | None = None
+
+    def at_spaces(self) -> np.ndarray:
+        """(64, N, 2) the offsets from each space's centre where a Pole there casts it."""
+        if self.lamp is None:
+            return np.broadcast_to(self.offsets, (64, *self.offsets.shape))
+        return lamp_offsets(self.offsets, np.array(self.lamp[:2]), self.lamp[2], _CENTRES)
 
     def to_json(self) -> dict[str, Any]:
-        return {"offsets": np.round(self.offsets, 3).tolist(),
-                "change": np.round(self.change, 4).tolist()}
+        doc: dict[str, Any] = {"offsets": np.round(self.offsets, 3).tolist(),
+                               "change": np.round(self.change, 4).tolist()}
+        if self.lamp is not None:
+            doc["lamp"] = [round(float(v), 3) for v in self.lamp]
+        return doc
 
     @classmethod
     def from_json(cls, doc: Any) -> PoleShadow:
@@ -572,7 +589,34 @@ class PoleShadow:
             raise ValueError(f"pole shadow of {len(offsets)} offsets and {len(change)} changes")
         if (np.abs(offsets) > 2).any() or (change >= 0).any() or (change < -5).any():
             raise ValueError("pole shadow offsets or changes out of range")
-        return cls(offsets, change)
+        lamp = doc.get("lamp")
+        if lamp is not None:
+            values = np.array(lamp, float).reshape(-1) if isinstance(lamp, list) else None
+            if (values is None or len(values) != 3 or not np.isfinite(values).all()
+                    or (np.abs(values[:2] - 4.0) > CLASSIFY.lamp_reach + 1).any()
+                    or not 0.0 < values[2] <= 2 * (CLASSIFY.lamp_reach + 8)):
+                raise ValueError(f"pole shadow lamp {lamp!r} is not (x, y, distance) near "
+                                 "the mat")
+            lamp = (float(values[0]), float(values[1]), float(values[2]))
+        return cls(offsets, change, lamp)
+
+
+def lamp_offsets(offsets: np.ndarray, lamp: np.ndarray, reference: float,
+                 centres: np.ndarray) -> np.ndarray:
+    """(P, N, 2) mat offsets from each of the Poles at ``centres`` (P, 2), mat spaces, of a
+    shadow given as ``offsets`` (N, 2) along (x) and across (y) the way away from the point
+    under a lamp ``lamp`` (2,), at ``reference`` spaces from it: turned to each Pole's own
+    way and lengthened along it by its distance over ``reference`` (within
+    ``lamp_scale_least`` and ``lamp_scale_most``: right under the lamp the shadow hides
+    under the Pole, whichever way it is read)."""
+    away = centres - lamp
+    dist = np.linalg.norm(away, axis=1)
+    unit = np.where(dist[:, None] > 1e-6, away / np.maximum(dist, 1e-6)[:, None],
+                    np.array([1.0, 0.0]))
+    across = np.column_stack([-unit[:, 1], unit[:, 0]])
+    scale = np.clip(dist / reference, CLASSIFY.lamp_scale_least, CLASSIFY.lamp_scale_most)
+    along = offsets[None, :, 0] * scale[:, None]  # (P, N)
+    return unit[:, None] * along[..., None] + across[:, None] * offsets[None, :, 1, None]
 
 
 def shadow_offsets() -> np.ndarray:
@@ -581,7 +625,8 @@ def shadow_offsets() -> np.ndarray:
     return np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
 
 
-def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | None:
+def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray, least_seen: int = 2
+                      ) -> PoleShadow | None:
     """A Pole's own shadow from the start photo: ``changes`` (P, M) the change in log
     lightness from the empty photo at ``offsets`` (M, 2) round each of the P start Poles
     (NaN where the mat is out of sight there). Neighbouring start Poles' shadows fall on
@@ -591,12 +636,14 @@ def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | 
     along its row (the row's end Pole, a Port's wall); a Pole's own shadow (one per lamp)
     runs from its foot, so only the dark points joined to the Pole's foot are kept
     (``offsets`` on the :func:`shadow_offsets` grid). None where no clear shadow is seen
-    (soft light, or too little of the mat in view)."""
+    (soft light, or too little of the mat in view). An offset counts where at least
+    ``least_seen`` start Poles show it."""
     cfg = CLASSIFY
     seen = ~np.isnan(changes)
     if seen.sum() < cfg.shadow_least * 4:
         return None
-    own = np.where(seen.sum(axis=0) >= 2, np.where(seen, changes, -np.inf).max(axis=0), np.nan)
+    own = np.where(seen.sum(axis=0) >= least_seen,
+                   np.where(seen, changes, -np.inf).max(axis=0), np.nan)
     sigma = _spread(changes[seen], cfg.line_sigma_floor)
     assert sigma is not None  # enough of the mat was seen (above)
     keep = (np.isfinite(own) & (own < -cfg.shadow_sigma * sigma)
@@ -605,6 +652,75 @@ def learn_pole_shadow(changes: np.ndarray, offsets: np.ndarray) -> PoleShadow | 
     if keep.sum() < cfg.shadow_least:
         return None
     return PoleShadow(offsets[keep], own[keep])
+
+
+def shadow_darkening(shadow: PoleShadow | None) -> float:
+    """How much a learned shadow darkens the mat in all (its changes' sum, negated; 0 for
+    none): how much of the start Poles' shadows it explains."""
+    return 0.0 if shadow is None else -float(shadow.change.sum())
+
+
+def learn_lamp_shadow(change: np.ndarray, origin: np.ndarray, step: float,
+                      centres: np.ndarray, offsets: np.ndarray) -> PoleShadow | None:
+    """A Pole's own shadow under a lamp near the mat (:attr:`PoleShadow.lamp`), from the start
+    photo: ``change`` (H, W) the change in log lightness from the empty photo on a grid of
+    mat points ``step`` spaces apart, row by row in y, its [0, 0] at ``origin`` (x, y)
+    (NaN where the mat is out of sight); ``centres`` (P, 2) the start Poles'; ``offsets``
+    (M, 2) the :func:`shadow_offsets` grid. For each point a lamp may stand over (every
+    ``lamp_step`` spaces up to ``lamp_reach`` from the mat's centre, then every
+    ``lamp_fine`` round the best), each start Pole's surroundings are read along its own
+    way away from that point, lengthened by its distance over the start Poles' median, and
+    :func:`learn_pole_shadow` keeps what every start Pole shares: the point whose shadow
+    darkens most (:func:`shadow_darkening`), shown by most start Poles at each of its
+    points, is the lamp's. None where no point gives one."""
+    cfg = CLASSIFY
+    h, w = change.shape
+
+    def at(lamp: np.ndarray) -> PoleShadow | None:
+        dist = np.linalg.norm(centres - lamp, axis=1)
+        reference = float(np.median(dist))
+        if reference < 1e-6:
+            return None
+        pts = centres[:, None] + lamp_offsets(offsets, lamp, reference, centres)
+        idx = np.rint((pts - origin) / step).astype(int)  # (P, M, 2): column, row
+        inside = ((idx >= 0) & (idx < np.array([w, h]))).all(axis=-1)
+        idx = np.where(inside[..., None], idx, 0)
+        read = np.where(inside, change[idx[..., 1], idx[..., 0]], np.nan)
+        # most start Poles must show each point: a point from which some Poles' shadows
+        # fall out of sight would else be judged by the others alone
+        shadow = learn_pole_shadow(read, offsets, len(centres) // 2 + 1)
+        return None if shadow is None else PoleShadow(
+            shadow.offsets, shadow.change, (float(lamp[0]), float(lamp[1]), reference))
+
+    def best_of(points: np.ndarray) -> tuple[PoleShadow | None, np.ndarray | None]:
+        found: PoleShadow | None = None
+        where = None
+        for lamp in points:
+            shadow = at(lamp)
+            if shadow_darkening(shadow) > shadow_darkening(found):
+                found, where = shadow, lamp
+        return found, where
+
+    def grid(centre: np.ndarray, reach: float, spacing: float) -> np.ndarray:
+        g = np.arange(-reach, reach + 1e-9, spacing)
+        return (centre + np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2))
+
+    found, where = best_of(grid(np.array([4.0, 4.0]), cfg.lamp_reach, cfg.lamp_step))
+    if where is None:
+        return None
+    finer, _ = best_of(grid(where, cfg.lamp_step, cfg.lamp_fine))
+    return finer if shadow_darkening(finer) > shadow_darkening(found) else found
+
+
+def lamp_or_shared(shared: PoleShadow | None, lamp: PoleShadow | None) -> PoleShadow | None:
+    """The shadow to read this table by: ``lamp`` (:func:`learn_lamp_shadow`) where it darkens
+    ``lamp_gain`` times what ``shared`` (:func:`learn_pole_shadow`, every Pole's alike)
+    does, else ``shared``: under a far light both find the same shadow, and the one that
+    needs no lamp is kept."""
+    if lamp is not None and (shadow_darkening(lamp)
+                             >= CLASSIFY.lamp_gain * shadow_darkening(shared)):
+        return lamp
+    return shared
 
 
 def _joined_to_the_foot(keep: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -620,14 +736,15 @@ def _joined_to_the_foot(keep: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return np.isin(labels, np.unique(labels[near])) & keep
 
 
-def _side_step(shadow: PoleShadow) -> np.ndarray:
-    """(2,) a step across the shadow's direction (from the Pole to the shadow's weight),
-    ``shadow_side`` spaces long: beside a Pole's shadow, the mat is lit."""
-    weight = -shadow.change
-    towards = (shadow.offsets * weight[:, None]).sum(axis=0) / max(float(weight.sum()), 1e-9)
-    norm = float(np.linalg.norm(towards))
-    unit = towards / norm if norm > 1e-6 else np.array([1.0, 0.0])
-    return np.array([-unit[1], unit[0]]) * CLASSIFY.shadow_side
+def _side_step(offsets: np.ndarray, change: np.ndarray) -> np.ndarray:
+    """(P, 2) a step across each shadow's direction (from the Pole to the shadow's weight),
+    ``shadow_side`` spaces long: beside a Pole's shadow, the mat is lit. ``offsets``
+    (P, N, 2): each Pole's shadow points (:meth:`PoleShadow.at_spaces`); ``change`` (N,)."""
+    weight = -change
+    towards = (offsets * weight[:, None]).sum(axis=1) / max(float(weight.sum()), 1e-9)
+    norm = np.linalg.norm(towards, axis=1, keepdims=True)
+    unit = np.where(norm > 1e-6, towards / np.maximum(norm, 1e-6), np.array([1.0, 0.0]))
+    return np.column_stack([-unit[:, 1], unit[:, 0]]) * CLASSIFY.shadow_side
 
 
 def shadow_points(shadow: PoleShadow) -> np.ndarray:
@@ -637,9 +754,10 @@ def shadow_points(shadow: PoleShadow) -> np.ndarray:
     table, flat as the mat and seen bare in the empty photo: an edge space's shadow falls
     there as much as on the mat."""
     centre = _CENTRES
-    step = _side_step(shadow)
-    shifts = np.stack([np.zeros(2), step, -step])  # (3, 2)
-    pts = centre[:, None, None] + shifts[None, :, None] + shadow.offsets[None, None]
+    offsets = shadow.at_spaces()
+    step = _side_step(offsets, shadow.change)  # (64, 2)
+    shifts = np.stack([np.zeros((64, 2)), step, -step], axis=1)  # (64, 3, 2)
+    pts = centre[:, None, None] + shifts[:, :, None] + offsets[:, None]
     m = CLASSIFY.shadow_beyond_grid
     return np.where(((pts >= -m) & (pts <= 8 + m)).all(axis=-1, keepdims=True), pts, np.nan)
 
@@ -684,7 +802,8 @@ def shadow_point_spaces(shadow: PoleShadow, camera: CameraModel,
     space = cell[:, 0] + 8 * cell[:, 1]
     bits[idx, space] = True
     # a wall on the edge between the point's space and a neighbour shades this far across
-    reach = float(np.linalg.norm(shadow.offsets, axis=1).max()) * g.wall_height / g.pole_height \
+    at = shadow.at_spaces()  # (64, N, 2)
+    reach = float(np.linalg.norm(at, axis=2).max()) * g.wall_height / g.pole_height \
         + g.wall_thickness
     frac = x - cell
     for axis, sign, near in ((0, -1, frac[:, 0]), (0, 1, 1 - frac[:, 0]),
@@ -701,7 +820,8 @@ def shadow_point_spaces(shadow: PoleShadow, camera: CameraModel,
             src = cell + np.array([dx, dy])
             ok = (src >= 0).all(axis=1) & (src <= 7).all(axis=1)
             rel = x[ok] - (src[ok] + 0.5)
-            near = np.linalg.norm(rel[:, None] - shadow.offsets[None], axis=2).min(axis=1)
+            cast_from = at[src[ok, 0] + 8 * src[ok, 1]]  # (K, N, 2)
+            near = np.linalg.norm(rel[:, None] - cast_from, axis=2).min(axis=1)
             cast = near <= 1.5 * spacing
             bits[idx[ok][cast], src[ok][cast, 0] + 8 * src[ok][cast, 1]] = True
     # A Pole on a neighbour may stand in the camera's line of sight to the point (as
