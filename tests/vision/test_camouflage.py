@@ -643,6 +643,27 @@ def test_a_footprint_past_any_shadow_needs_the_poles_own_shadow_where_it_would_s
     assert read(np.nan)[0]  # its own shadow out of view
 
 
+def test_a_pole_inside_its_own_walls_needs_no_shadow_of_its_own_beside_it() -> None:
+    """Issue 16 (the 45th Blender draw's b4, held out: ivory Poles standing in their own
+    Ports on a white laminate under a soft box, footprints 3.7 to 5.7 times a Pole's change
+    and bodies 0.7 to 1.7 of one, read bare in two frames of six): inside the space's own
+    walls the Pole's shadow falls on them, broken up and darker beyond, so its own shadow
+    missing where it would show says nothing there; a footprint changed far past any shadow,
+    with half a body, stands. In the open the same missing shadow still keeps it bare (a
+    neighbour's long shadow gives both)."""
+    layout, q, evidence, top, foot = _disc_evidence(12, "d6")
+    camouflage = evidence[2]
+    camouflage[q, top, 1] = camouflage[q, foot, 1] = True  # ivory on a white laminate
+    bodies = _at(q, 0.7)
+
+    def read(port: tuple[str, int] | None) -> bool:
+        return _read_one(layout, q, evidence, 2, True, 3.6, port=port, bodies=bodies,
+                         shadows=lambda occupied: _at(q, 0.0))[0]
+
+    assert read(("sw", 2))
+    assert not read(None)
+
+
 def test_a_footprint_alone_a_little_changed_needs_the_poles_own_shadow_where_it_would_show(
         ) -> None:
     """Issue 16, "soft shadows must not flip a space" (the nineteenth Blender draw, held
