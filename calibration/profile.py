@@ -65,6 +65,7 @@ from vision.shapes import (
     lightness_at,
     line_layout,
     log_change,
+    own_shadow,
     pole_axes,
     pole_body,
     pole_rims,
@@ -559,7 +560,7 @@ def _shadow_from_json(shadow: Any, lamp: Any, looks: Any) -> dict[str, Any]:
         raise ValueError("lamp_shadow has no lamp")
     if pole_shadow is not None and pole_shadow.lamp is not None:
         raise ValueError("pole_shadow is a lamp's")
-    own = lamp_shadow if lamp_shadow is not None else pole_shadow
+    own = own_shadow(pole_shadow, lamp_shadow)
     if own is None:
         return {}
     empty = _looks_from_json(looks, "empty_shadows", (64, 3, len(own.change)))
@@ -730,7 +731,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                                           CLASSIFY.foot_structure)
         empty_rims = lightness_at(empty, sample_maps(shapes[2].points, cam, shapes[2].heights))
         pole_shadow, lamp_shadow, tint = _learn_shadow(image, empty, cam, start)
-        own = lamp_shadow if lamp_shadow is not None else pole_shadow
+        own = own_shadow(pole_shadow, lamp_shadow)
         if own is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(own), cam))
             shadow_scale, shadow_most = _start_shadow_scale(image, cam, geometry, own,

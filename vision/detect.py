@@ -58,6 +58,7 @@ from vision.shapes import (
     line_patterns,
     lines_in_shadow,
     log_change,
+    own_shadow,
     pole_axes,
     pole_body,
     pole_rims,
@@ -439,7 +440,7 @@ class Detector:
         if self.empty_rims is not None:
             rims = self._rims(lightness_at(image, self._shape_maps[3]), self.empty_rims, cam,
                               rim_plan)
-        own = self.lamp_shadow if self.lamp_shadow is not None else self.pole_shadow
+        own = own_shadow(self.pole_shadow, self.lamp_shadow)
         if own is not None and self.empty_shadows is not None:
             if self._shadow_maps is None or not np.array_equal(self._shadow_maps[0],
                                                                cam.homography):

@@ -723,6 +723,12 @@ def lamp_or_shared(shared: PoleShadow | None, lamp: PoleShadow | None) -> PoleSh
     return shared
 
 
+def own_shadow(shared: PoleShadow | None, lamp: PoleShadow | None) -> PoleShadow | None:
+    """The shadow a Pole casts of its own on this table: ``lamp``'s where one was kept
+    (:func:`lamp_or_shared`), else ``shared``."""
+    return lamp if lamp is not None else shared
+
+
 def _joined_to_the_foot(keep: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """(M,) bool: the points of ``keep`` (M,) bool, on the square grid of ``offsets``
     (M, 2) (:func:`shadow_offsets`), joined to the ring just past the Pole's foot through
