@@ -59,6 +59,7 @@ from vision.raycast import Rays, Solids, clearance, port_boxes
 from vision.shapes import (
     PoleShadow,
     foot_change,
+    footprint_shading,
     lamp_or_shared,
     learn_lamp_shadow,
     learn_pole_shadow,
@@ -71,6 +72,7 @@ from vision.shapes import (
     pole_rims,
     pole_shadow_score,
     sample_maps,
+    shaded_footprints,
     shadow_in_view,
     shadow_offsets,
     shadow_point_words,
@@ -140,8 +142,10 @@ class Profile:
     empty_axes: np.ndarray | None = None
     # vision.shapes.pole_body above which a space shows a Pole's body on this table
     body_threshold: float | None = None
-    # vision.shapes.foot_change above which a space's footprint shows a Pole on this table
+    # vision.shapes.foot_change above which a space's footprint shows a Pole on this table,
+    # where no Pole's or wall's shadow may fall on it; and where one may (None: the same)
     foot_threshold: float | None = None
+    foot_shade_threshold: float | None = None
     # a Pole's own shadow on this table, as every start Pole shared it, and (64, N) the
     # empty mat's lightness where each space's Pole would cast it (vision.shapes.PoleShadow);
     # None: no clear shadow
@@ -176,6 +180,7 @@ class Profile:
                         lamp_shadow=self.lamp_shadow, empty_shadows=self.empty_shadows,
                         shadow_scale=self.shadow_scale, shadow_most=self.shadow_most,
                         foot_threshold=self.foot_threshold,
+                        foot_shade_threshold=self.foot_shade_threshold,
                         empty_rims=self.empty_rims, surround=self.surround)
 
     def gate(self) -> StabilityGate:
@@ -214,6 +219,7 @@ class Profile:
             "empty_axes": _looks_json(self.empty_axes),
             "body_threshold": self.body_threshold,
             "foot_threshold": self.foot_threshold,
+            "foot_shade_threshold": self.foot_shade_threshold,
             "pole_shadow": None if self.pole_shadow is None else self.pole_shadow.to_json(),
             "lamp_shadow": None if self.lamp_shadow is None else self.lamp_shadow.to_json(),
             "empty_shadows": _looks_json(self.empty_shadows),
@@ -300,6 +306,8 @@ class Profile:
                     64, len(CLASSIFY.body_heights), 3)),
                 body_threshold=_positive("body_threshold", doc.get("body_threshold")),
                 foot_threshold=_positive("foot_threshold", doc.get("foot_threshold")),
+                foot_shade_threshold=_positive("foot_shade_threshold",
+                                               doc.get("foot_shade_threshold")),
                 **_shadow_from_json(doc.get("pole_shadow"), doc.get("lamp_shadow"),
                                     doc.get("empty_shadows")),
                 shadow_scale=_shadow_scale(doc.get("shadow_scale", [1.0, 1.0])),
@@ -450,13 +458,26 @@ def _start_occupied(ports: bool = True) -> np.ndarray:
     return out
 
 
-def _shape_threshold(start_scores: np.ndarray, least: float) -> float:
+def _shape_threshold(start_scores: np.ndarray, least: float,
+                     among: np.ndarray | None = None) -> float:
     """What a Pole's body (:func:`vision.shapes.pole_body`) or footprint
     (:func:`vision.shapes.foot_change`) must show on this table, from the start photo's
     (64,) scores: a margin over the most that a space left bare shows there (the start
-    Poles' shadows fall on some of them), and never less than ``least``."""
+    Poles' shadows fall on some of them), of those ``among`` (64,) bool where given (all
+    bare spaces where none of them is), and never less than ``least``."""
     bare = ~_start_occupied()
+    if among is not None and (bare & among).any():
+        bare &= among
     return max(least, CLASSIFY.body_margin * float(np.max(start_scores[bare])))
+
+
+def _start_walls() -> np.ndarray:
+    """(64, 4) bool: the edges (EDGES order) walls stand on in the start position."""
+    out = np.zeros((64, 4), bool)
+    for name, (_, corner) in START_PORTS.items():
+        for edge in CORNER_EDGES[corner]:
+            out[_sq(name), EDGES.index(edge)] = True
+    return out
 
 
 def _learn_shadow(image: np.ndarray, empty: np.ndarray, cam: CameraModel, start: Solids
@@ -698,7 +719,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     lamp_shadow = None
-    foot_threshold = empty_rims = None
+    foot_threshold = foot_shade_threshold = empty_rims = None
     shadow_scale = (1.0, 1.0)
     shadow_most = CLASSIFY.shadow_most
     hidden_inks: tuple[str, ...] = ()
@@ -724,13 +745,20 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         empty_lines = lightness_at(empty, sample_maps(shapes[0].points, cam))
         axes_at = sample_maps(shapes[1].points, cam, shapes[1].heights)
         empty_axes = lightness_at(empty, axes_at)
+        pole_shadow, lamp_shadow, tint = _learn_shadow(image, empty, cam, start)
         body_threshold = _shape_threshold(pole_body(lightness_at(image, axes_at), empty_axes,
                                                     noise), CLASSIFY.body_structure)
-        foot_threshold = _shape_threshold(foot_change(lab, empty_look, layout, noise,
-                                                      _start_occupied(ports=False)),
-                                          CLASSIFY.foot_structure)
+        # A footprint is read apart where a shadow may fall on it (classify._read_poles'
+        # shade_may), so its threshold is learned apart there too: a low sun's long start
+        # shadows over bare footprints are no measure of the footprints no shadow reaches
+        # (held out: ivory Poles on white paper in the sun, their footprints' change 20
+        # times the noise, read bare against the 54 that their shadows gave the next row).
+        feet = foot_change(lab, empty_look, layout, noise, _start_occupied(ports=False))
+        shaded = shaded_footprints(footprint_shading(pole_shadow, geometry),
+                                   _start_occupied(ports=False), _start_walls())
+        foot_shade_threshold = _shape_threshold(feet, CLASSIFY.foot_structure)
+        foot_threshold = _shape_threshold(feet, CLASSIFY.foot_structure, ~shaded)
         empty_rims = lightness_at(empty, sample_maps(shapes[2].points, cam, shapes[2].heights))
-        pole_shadow, lamp_shadow, tint = _learn_shadow(image, empty, cam, start)
         own = own_shadow(pole_shadow, lamp_shadow)
         if own is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(own), cam))
@@ -762,6 +790,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       camouflage=camouflage, empty_lines=empty_lines,
                       empty_axes=empty_axes, body_threshold=body_threshold,
                       foot_threshold=foot_threshold,
+                      foot_shade_threshold=foot_shade_threshold,
                       pole_shadow=pole_shadow, lamp_shadow=lamp_shadow,
                       empty_shadows=empty_shadows,
                       shadow_scale=shadow_scale, shadow_most=shadow_most,

@@ -1890,29 +1890,38 @@ def _tops_explained_by_walls(top_labels: np.ndarray, top_label: np.ndarray,
     return (((layout.top_wall_bits & same[:, None]) != 0) & voting).any(axis=1)
 
 
-def _shaded_by_feet(by_foot: np.ndarray, shaded_with: Callable[[np.ndarray], np.ndarray],
-                    shaded: np.ndarray, footprint: np.ndarray) -> np.ndarray:
-    """(64,) bool: the spaces of ``by_foot`` (64,) bool, Poles their footprints alone show,
-    on whose footprint another of them, its footprint changed more (``footprint`` (64,)),
-    may cast its shadow where theirs may not fall back on it (of two that may shade each
-    other, neither says the other is a shadow; a shadow darkens a footprint less than a
-    Pole standing on it changes it). ``shaded_with``: given one more Pole (64,) bool, the
-    footprints a shadow may fall on (64,) bool; ``shaded`` (64,): those without it."""
+def _shaded_by_feet(by_foot: np.ndarray,
+                    shaded_with: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                    shaded: np.ndarray, footprint: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The spaces (64,) bool of ``by_foot`` (64,) bool, Poles their footprints alone show,
+    on whose footprint another of them may cast its shadow where theirs may not fall back
+    on it (of two that may shade each other, neither says the other is a shadow), and whose
+    footprint changed less than the other's (``footprint`` (64,): a shadow mostly darkens
+    a footprint less than a Pole standing on it changes it) or no more than shadows change
+    one here (read where that shadow may fall, under 1: a low sun's long shadow darkens a
+    footprint more than a Pole coloured like the mat changes its own). ``shaded_with``:
+    given one more Pole (64,) bool, the footprints' change as read then and those a shadow
+    may fall on (64,) bool; ``shaded`` (64,): those without it. Also ``footprint`` with
+    those spaces' changes as read where that shadow may fall."""
     out = np.zeros(64, bool)
     cands = np.flatnonzero(by_foot)
     if len(cands) < 2:
-        return out
-    casts = {}
+        return out, footprint
+    read = footprint.copy()
+    casts, under = {}, {}
     for q in cands:
         one = np.zeros(64, bool)
         one[q] = True
-        casts[int(q)] = shaded_with(one) & ~shaded
+        under[int(q)], falls = shaded_with(one)
+        casts[int(q)] = falls & ~shaded
     for y in cands:
         for x in cands:
             if (x != y and casts[int(y)][x] and not casts[int(x)][y]
-                    and footprint[y] > footprint[x]):
+                    and (footprint[y] > footprint[x] or under[int(y)][x] < 1.0)):
+                read[x] = min(read[x], under[int(y)][x]) if out[x] else under[int(y)][x]
                 out[x] = True
-    return out
+    return out, read
 
 
 def _rims_over_bare(rims: np.ndarray, occupied: np.ndarray) -> np.ndarray:
@@ -2089,8 +2098,12 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # one may fall (which does not keep it from the space's Ports). Poles a body, a
         # shadow or a rim shows shade their neighbours' feet as much as those the discs show.
         maybe = only & ~standing & ~walls_here & (body | cast | (rim >= 1.0))
+        # ... and so may a Pole coloured like the mat inside walls, where nothing shows
+        # whether it stands (below: not sure bare; held out: ivory Poles in their Ports in
+        # the sun, their long shadows over the next spaces' footprints read as ivory Poles)
+        hidden = (silent[0] | silent[1]) & ~standing & walls_here
         footprint, shade_may = ((np.zeros(64), np.zeros(64, bool)) if feet is None else
-                                feet(standing | maybe, _CONFIG_STATES[best] > 0))
+                                feet(standing | maybe | hidden, _CONFIG_STATES[best] > 0))
         # A neighbour's Pole casts a dark band as wide as a Pole's top across the space (low
         # sun): its edges pass for a rim. Where such a shadow may fall, a rim needs the
         # footprint's change with it.
@@ -2145,10 +2158,11 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             # that changed alone where that shadow may fall, and whose own may not fall back
             # on it, changed by that shadow (held out: a cream Pole in its own Port on white
             # laminate, its long blue shadow over the next space read as a cream Pole, sure).
-            shade_may = shade_may | _shaded_by_feet(
+            shaded_now, footprint = _shaded_by_feet(
                 only & ~standing & ~maybe & foot,
-                lambda pole: feet(standing | maybe | pole, _CONFIG_STATES[best] > 0)[1],
+                lambda pole: feet(standing | maybe | hidden | pole, _CONFIG_STATES[best] > 0),
                 shade_may, footprint)
+            shade_may = shade_may | shaded_now
             past_shade, foot = feet_stand(shade_may)
         # A top in the colour of walls of its side in its sight, over a footprint changed as
         # under a Pole where no shadow may fall on it: the Pole inside its own Port (held

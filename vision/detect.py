@@ -53,6 +53,7 @@ from vision.shapes import (
     colour_walls_across,
     edge_side_like,
     foot_change,
+    footprint_shading,
     lightness_at,
     line_layout,
     line_patterns,
@@ -67,6 +68,7 @@ from vision.shapes import (
     rim_lines_shaded,
     rim_size,
     sample_maps,
+    shaded_footprints,
     shading_spaces,
     shadow_in_view,
     shadow_point_words,
@@ -74,7 +76,6 @@ from vision.shapes import (
     shadow_points_clear,
     veiled_lines,
     wall_bits,
-    wall_shading,
     wall_structure,
     with_structure,
 )
@@ -157,6 +158,8 @@ class Detector:
     shadow_most: float = CLASSIFY.shadow_most
     # foot_change above which a space's footprint shows a Pole on this table (None: not read)
     foot_threshold: float | None = None
+    # ... where a Pole's or a wall's shadow may fall on the footprint (None: the same)
+    foot_shade_threshold: float | None = None
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
     # (vision.shapes.PoleRims, at the calibration's fix); None: rims not read
     empty_rims: np.ndarray | None = None
@@ -336,25 +339,24 @@ class Detector:
                                                                      discs_like, edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
-                    reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
-                    self._shading = (shading_spaces(self.pole_shadow, reach,
-                                                    CLASSIFY.shadow_may_stretch),
-                                     wall_shading(self.pole_shadow, reach, self.geometry))
-                by_poles, by_walls = self._shading
-                foot_threshold = self.foot_threshold
+                    self._shading = footprint_shading(self.pole_shadow, self.geometry)
+                shading = self._shading
+                # where no shadow may fall, and where one may (as the start pieces' shadows
+                # changed the bare footprints they fell on at calibration)
+                clear_threshold = self.foot_threshold
+                shade_threshold = self.foot_shade_threshold or clear_threshold
 
                 changes: dict[bytes, np.ndarray] = {}
 
                 def feet(poles: np.ndarray, walls: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
-                    shaded = ((by_poles & poles[None]).any(axis=1)
-                              | (by_walls & walls[None]).any(axis=(1, 2)))
+                    shaded = shaded_footprints(shading, poles, walls)
                     # the Poles are read twice a frame, mostly the same the second time
                     key = poles.tobytes()
                     if key not in changes:
-                        changes[key] = foot_change(feat, empty, layout, self.noise,
-                                                   poles) / foot_threshold
-                    return changes[key], shaded
+                        changes[key] = foot_change(feat, empty, layout, self.noise, poles)
+                    return changes[key] / np.where(shaded, shade_threshold,
+                                                   clear_threshold), shaded
         readings = read_board(labels, loglik, camouflage, layout,
                               lambda squares, poles: teleport_diagonals(
                                   image, cam, squares, self.geometry, poles),

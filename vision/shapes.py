@@ -918,6 +918,27 @@ def wall_shading(shadow: PoleShadow | None, reach: float,
     return out
 
 
+def footprint_shading(shadow: PoleShadow | None, geometry: PieceGeometry | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Where a Pole's (64, 64) and a wall's (64, 64, 4) shadow may fall on a space's
+    footprint (:func:`shading_spaces`, :func:`wall_shading`) on this table (``shadow``:
+    its Pole shadow, None: none learned), within the footprint disc and a penumbra's
+    margin, and past the learned shadow's length as its faint tip may reach."""
+    reach = CLASSIFY.disc_radius + CLASSIFY.foot_shade_margin
+    return (shading_spaces(shadow, reach, CLASSIFY.shadow_may_stretch),
+            wall_shading(shadow, reach, geometry))
+
+
+def shaded_footprints(shading: tuple[np.ndarray, np.ndarray], poles: np.ndarray,
+                      walls: np.ndarray) -> np.ndarray:
+    """(64,) bool: the spaces whose footprint a shadow may fall on, of the Poles standing on
+    ``poles`` (64,) bool and the walls on ``walls`` (64, 4) bool (EDGES order), given
+    :func:`footprint_shading`'s maps."""
+    by_poles, by_walls = shading
+    return np.asarray((by_poles & poles[None]).any(axis=1)
+                      | (by_walls & walls[None]).any(axis=(1, 2)), bool)
+
+
 def pole_shadow_score(light: np.ndarray, empty: np.ndarray, shadow: PoleShadow,
                       in_view: np.ndarray, change: np.ndarray | None = None) -> np.ndarray:
     """(64,) float32: how much of a Pole's own shadow (``shadow``) each space casts, by

@@ -455,6 +455,65 @@ def test_a_footprint_a_neighbours_footprint_pole_may_shade_is_its_shadow() -> No
     assert read(3.4, 3.0, True)[:2] == (True, True)  # each may shade the other
 
 
+def test_a_footprint_a_low_suns_shadow_may_have_changed_is_its_shadow() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the 48th Blender draw, held out:
+    ivory and charcoal on white paper in a low sun): a long shadow darkens a footprint
+    more than an ivory Pole changes its own. g4's Pole, seen by its footprint alone, casts
+    its shadow north over g5, whose footprint changed twice as much, yet no more than the
+    start Poles' shadows changed the bare footprints they fell on at calibration (read
+    where a shadow may fall, under 1): g5 is that shadow, no Pole, and unsure. Where
+    shadows change a footprint no more than elsewhere, g5 changed more and both stand."""
+    layout, g4, (labels, loglik, camouflage), _, _ = _disc_evidence(12, "g4")
+    g5 = sq("g5")
+    camouflage[:, :, 0] = True  # ivory on white: south's discs mute everywhere
+    change = np.zeros(64)
+    change[g4], change[g5] = 6.0, 13.0
+
+    def read(shadows_change: float) -> tuple[bool, bool, float]:
+        def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            shaded = np.zeros(64, bool)
+            shaded[g5] = poles[g4]  # g4's shadow falls north, on g5
+            return change / np.where(shaded, shadows_change, 1.0), shaded
+
+        standing, label, conf = _read_poles(labels, loglik, camouflage, layout,
+                                            np.zeros(64, int), feet=feet)
+        assert standing[g4] and label[g4] == 1
+        return bool(standing[g4]), bool(standing[g5]), float(conf[g5])
+
+    assert read(20.0)[:2] == (True, False)
+    assert read(20.0)[2] < CLASSIFY.unsure_below
+    assert read(1.0)[:2] == (True, True)
+
+
+def test_a_pole_unseen_inside_its_port_may_shade_its_neighbours_footprint() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the 48th Blender draw, held out:
+    ivory Poles inside their own Ports in a low sun on white paper, each read unsure, and
+    the next space north read as an ivory Pole, sure, from the footprint its long shadow
+    darkened): where a side's Pole coloured like the mat may stand unseen inside walls,
+    its shadow may fall too, and a footprint changed alone where it may is no Pole
+    (unsure). With no walls there, nothing may stand unseen, and the footprint stands."""
+    from vision.classify import _CONFIGS
+
+    layout, b2, (labels, loglik, camouflage), _, _ = _disc_evidence(9, "b2")
+    b3 = sq("b3")
+    camouflage[:, :, 0] = True  # ivory on white: south's discs mute everywhere
+
+    def feet(poles: np.ndarray, walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        change, shaded = np.zeros(64), np.zeros(64, bool)
+        change[b3] = 2.6
+        shaded[b3] = poles[b2]  # b2's Pole's shadow falls north, on b3
+        return change, shaded
+
+    best = np.zeros(64, int)
+    standing, _, _ = _read_poles(labels, loglik, camouflage, layout, best, feet=feet)
+    assert standing[b3]
+    best[b2] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                    if ports == (("sw", 1),) and not tele)
+    standing, _, conf = _read_poles(labels, loglik, camouflage, layout, best, feet=feet)
+    assert not standing[b3] and conf[b3] < CLASSIFY.unsure_below
+    assert not standing[b2] and conf[b2] < CLASSIFY.unsure_below
+
+
 def test_a_body_a_rim_and_a_changed_footprint_inside_walls_are_a_pole() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (Blender draws: cream or
     maroon Poles inside their own Ports on a glossy laminate, read bare and unsure): inside

@@ -141,6 +141,28 @@ def test_white_poles_on_cream_paper_are_read_from_their_shapes(by: str) -> None:
     assert not white <= {n for n, s in by_colour["poles"].items() if s == "south"}
 
 
+def test_a_footprint_is_judged_against_the_shadows_that_may_fall_on_it() -> None:
+    """Issue 16, "soft shadows must not flip a space" (the 48th Blender draw, held out:
+    ivory Poles on white paper in the sun, read bare): the start Poles' low-sun shadows
+    darken the bare footprints of the next row far more than any footprint changes where
+    no shadow reaches. Calibration learns the footprint's threshold from the bare spaces
+    no start piece may shade, and apart from it where one may; white Poles on cream paper
+    in clear spaces are then read from their footprints alone."""
+    scene = Scene(pose=CameraPose(tilt_deg=8, azimuth_deg=20),
+                  lighting=Lighting(brightness=0.9, light_elevation_deg=35,
+                                    light_azimuth_deg=270, shadow=0.4),
+                  sensor=Sensor(noise=1, blur=0.4, jpeg_quality=95),
+                  style=PieceStyle(colours={"south": WHITE, "north": BLACK}, gloss=0.3),
+                  mat=PAPER, table="wood", seed=11)
+    profile = _profile(scene)
+    assert profile.foot_threshold is not None and profile.foot_shade_threshold is not None
+    assert profile.foot_threshold < profile.foot_shade_threshold / 4
+    feet = replace(profile, body_threshold=None, pole_shadow=None, lamp_shadow=None,
+                   empty_rims=None)
+    for seed in (1, 2):
+        assert_reads_exactly(feet, scene, WHITE_POLES, seed=seed)
+
+
 def test_a_body_stands_out_from_the_mat_beside_it_and_a_shadow_does_not() -> None:
     """A Pole's body changes its axis unlike the mat beside it, all the way up; a shadow
     over the whole space changes both alike, and a change at one height only is no body."""
@@ -437,6 +459,9 @@ def test_empty_lines_round_trip_and_damage() -> None:
         Profile.from_json({**doc, "foot_threshold": -1})
     assert Profile.from_json({k: v for k, v in doc.items() if k != "foot_threshold"}
                              ).foot_threshold is None
+    assert back.foot_shade_threshold == profile.foot_shade_threshold is not None
+    with pytest.raises(CalibrationError, match=r"foot_shade_threshold 0"):
+        Profile.from_json({**doc, "foot_shade_threshold": 0})
     assert back.empty_axes is not None and back.empty_axes.shape == (
         64, len(CLASSIFY.body_heights), 3)
     with pytest.raises(CalibrationError, match="body_threshold"):
