@@ -30,6 +30,7 @@ class MatFindConfig:
     edge_blur: float = 1.0
     edge_gain: float = 0.25
     refine_candidates: int = 4  # best-scoring outlines whose grid lines are fitted in turn
+    unshift_rounds: int = 3  # times a fit is moved a space home and refitted (matfind)
     samples_per_space: int = 6  # points per space along each grid line when refining
     search: float = 0.18  # spaces: how far across a line its centre is looked for
     search_steps: int = 25
