@@ -2037,7 +2037,8 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                 | None = None,
                 rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
                 votes: _PoleVotes | None = None, shadow_most: float | None = None,
-                shapes: np.ndarray | None = None
+                shapes: np.ndarray | None = None,
+                sheltered: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per space, whether a Pole stands (64,) bool, whose (64,) 1 south 2 north, and how sure
     (64,), given each space's Port arrangement ``best`` (64,) (see :func:`read_board`).
@@ -2045,7 +2046,9 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one);
     ``shapes``: a (64, 2) float array (south, north) filled, when given, with how plainly
     (0..1) a Pole's shape shows in each space read without a Pole or walls, for the side
-    whose discs cannot tell its Pole there from the bare mat (0 elsewhere)."""
+    whose discs cannot tell its Pole there from the bare mat (0 elsewhere);
+    ``sheltered``: as ``shadows``, given also the walls read standing (64, 4) bool, on the
+    shadow points no wall of the space's own may shade (a Pole inside its Port)."""
     cfg = CLASSIFY
     deepest = cfg.shadow_most if shadow_most is None else shadow_most
     if votes is None:
@@ -2086,6 +2089,15 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             looked = ~np.isnan(seen)
             cast = ((nan_to(seen, 0.0) >= cfg.shadow_seen)
                     & (nan_to(seen, np.inf) <= deepest))
+        # Inside its own Port a Pole casts its shadow past the walls' shorter ones: read on
+        # the points no wall of the space may shade, it is that Pole's, as elsewhere.
+        sheltered_cast = np.zeros(64, bool)
+        if sheltered is not None and walls_here.any():
+            inside = sheltered(standing | walls_here, _CONFIG_STATES[best] > 0)
+            if inside.ndim == 2:
+                inside = np.where(silent[0], inside[:, 0], inside[:, 1])
+            sheltered_cast = (walls_here & (nan_to(inside, 0.0) >= cfg.shadow_seen)
+                              & (nan_to(inside, np.inf) <= deepest))
         rim_either = np.zeros(64) if rims is None else _rims_over_bare(
             rims(_CONFIG_STATES[best] > 0) if callable(rims) else rims, standing | walls_here)
         # A top coloured like the mat under it is lit as the mat was, while past its rim
@@ -2199,7 +2211,11 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # all three together are a Pole (cream Poles inside cream Ports on a laminate).
         boxed = (only & ~standing & walls_here & body & (rim >= 1.0) & ~shade_may
                  & (footprint >= cfg.shape_foot_least))
-        shape = built | boxed | (only & ~standing & foot)
+        # ... and so does a Pole coloured like the mat whose own shadow shows past its
+        # walls' (held out: ivory Poles in their own Ports on white paper in the sun, read
+        # unsure, their long shadows plain beyond the walls' short ones)
+        sheltered_pole = only & ~standing & sheltered_cast
+        shape = built | boxed | sheltered_pole | (only & ~standing & foot)
         standing = standing | shape
         top_label = np.where(shape, np.where(silent[0], 1, 2), top_label)
         # Neither side's discs can tell its Pole from the bare mat (both sides coloured like
@@ -2213,7 +2229,7 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         # (np.max of the five, as a chain of np.maximum: the same values, without the stack)
         sure = functools.reduce(np.maximum, (
             clip(nan_to(bodies if bodies is not None else none, 0.0) / 2, 0.0, 1.0),
-            np.where(cast, 0.75, 0.0),
+            np.where(cast | sheltered_cast, 0.75, 0.0),
             clip(np.where(shade_may, 0.0, footprint) / 2, 0.0, 1.0),
             np.where(past_shade, clip(np.minimum(
                 footprint / (2 * cfg.foot_past_shadow), body_part / 2), 0.0, 1.0), 0.0),
@@ -2280,7 +2296,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
                blends: Callable[[np.ndarray], np.ndarray] | None = None,
                rims: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
                set_size: tuple[int, int] | None = None,
-               shadow_most: float | None = None) -> list[SpaceReading]:
+               shadow_most: float | None = None,
+               sheltered: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+               ) -> list[SpaceReading]:
     """Decide every space from its samples: labels (64, S), log-likelihoods (64, S, 3) and
     camouflage (64, S, 2) (:func:`sample_evidence`);
     ``diagonals`` reads the Teleports' diagonals on the squares given
@@ -2309,7 +2327,9 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     rim's lines whose view of the mat their shadows may cross left out); ``set_size``: the
     set's (Poles, Ports) of a side, all on the mat all game long (:func:`_fit_the_set`,
     :func:`_fit_the_poles`; None: as read, as for a start photo checked for pieces too many);
-    ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one)."""
+    ``shadow_most``: the deepest a Pole's own shadow may score (None: the configured one);
+    ``sheltered``: as ``shadows``, given also the walls read standing (64, 4) bool, on the
+    shadow points no wall of the space's own may shade."""
     cfg = CLASSIFY
     # Ports: per space, the arrangement whose walls best explain every wall sample. Then
     # once more, trusting less the samples whose view passes a wall read standing next door
@@ -2325,7 +2345,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
     votes = _pole_votes(labels, loglik, camouflage, layout, side_like, shaded)
     first_shapes = np.zeros((64, 2))
     first = _read_poles(labels, loglik, camouflage, layout, best, side_like, shaded, bodies,
-                        shadows, feet, rims, votes, shadow_most, first_shapes)
+                        shadows, feet, rims, votes, shadow_most, first_shapes, sheltered)
     poles = np.where(_NEIGHBOURS >= 0, first[0][np.maximum(_NEIGHBOURS, 0)], False)
     near = np.minimum(near, np.where(poles[:, None, :], layout.pole_near, _FAR).min(axis=2))
     scores, edge_ll = _port_scores(loglik[:, layout.wall],
@@ -2352,7 +2372,7 @@ def read_board(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
             shaped = np.zeros((64, 2))
             read = _read_poles(labels, loglik, camouflage, layout, arrangement, side_like,
                                shaded, bodies, shadows, feet, rims, votes, shadow_most,
-                               shaped)
+                               shaped, sheltered)
         return _whose_poles(*read, None if set_size is None else set_size[0])
 
     standing, top_label, conf_pole = poles_for(order[:, 0])

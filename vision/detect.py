@@ -73,6 +73,7 @@ from vision.shapes import (
     shadow_in_view,
     shadow_point_words,
     shadow_points,
+    shadow_points_by_own_walls,
     shadow_points_clear,
     veiled_lines,
     wall_bits,
@@ -192,7 +193,8 @@ class Detector:
                                                                           default=None)
     # where each space's Pole shadow lies in the image, which of it is in view, and which
     # spaces (packed bits) may touch each point of it (vision.shapes.shadow_point_spaces)
-    _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray] | None = field(
+    # ... and which of its points each of its own walls may shade
+    _shadow_maps: tuple[np.ndarray, Maps, np.ndarray, np.ndarray, np.ndarray] | None = field(
         init=False, default=None)
     # for each space, the spaces whose pieces' shadows may fall on its footprint
     # ... and which of its own walls may shade it
@@ -333,10 +335,10 @@ class Detector:
                                                      self.tint, plain)
         if empty is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
-        walls = bodies = shadows = feet = rims = across = None
+        walls = bodies = shadows = sheltered = feet = rims = across = None
         if empty is not None and side_like is not None:
-            walls, bodies, shadows, rims, across = self._shapes_seen(image, cam, layout,
-                                                                     discs_like, edge_like)
+            walls, bodies, shadows, sheltered, rims, across = self._shapes_seen(
+                image, cam, layout, discs_like, edge_like)
             if self.foot_threshold is not None and discs_like:
                 if self._shading is None:
                     self._shading = footprint_shading(self.pole_shadow, self.geometry)
@@ -364,7 +366,8 @@ class Detector:
                               None if empty is None else lambda rows: blend_loglik(
                                   feat[rows][:, layout.wall], empty[rows][:, layout.wall],
                                   self.colours, self.noise), rims,
-                              self.set_size if self.whole_set else None, self.shadow_most)
+                              self.set_size if self.whole_set else None, self.shadow_most,
+                              sheltered)
         # One piece too many may be a misreading, which the referee names, and so may two
         # read unsure (it asks to look again there); more, or read sure, are something else
         # over the mat read as pieces (a hand the colour of light wood). Such a hand hides
@@ -394,19 +397,20 @@ class Detector:
                      discs_like: bool, edge_like: np.ndarray
                      ) -> tuple[Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None,
                                 np.ndarray | None, Callable[[np.ndarray], np.ndarray] | None,
+                                Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
                                 np.ndarray | Callable[[np.ndarray], np.ndarray] | None,
                                 np.ndarray | None]:
         """What the shapes of pieces coloured like the mat say (:mod:`vision.shapes`), for
-        :func:`vision.classify.read_board`: walls, Pole bodies, Pole shadows and the rims of
-        Pole tops. Each only
+        :func:`vision.classify.read_board`: walls, Pole bodies, Pole shadows (and those past
+        the space's own walls' shadows) and the rims of Pole tops. Each only
         where the empty-mat photo gave its points' look, and where some wall (``edge_like``
         (64, 4, 2)) or Pole disc (``discs_like``) looks like a side's colour on the bare
         mat: elsewhere colour tells every piece. Last, the lightness across every edge at
         ``line_kept_along`` of its places (64, 4, len(line_kept_along), K), for the hand
         check (:func:`vision.shapes.veiled_lines`)."""
-        walls = bodies = shadows = rims = None
+        walls = bodies = shadows = sheltered = rims = None
         if self.empty_lines is None:
-            return None, None, None, None, None
+            return None, None, None, None, None, None
         if self._shapes is None:  # planned once: the empty look was read at the home fix
             lines = line_layout(cam, self.geometry)
             self._shapes = (lines, pole_axes(cam, self.geometry), pole_rims(cam, self.geometry),
@@ -435,7 +439,7 @@ class Detector:
         if across is None:
             across = lightness_at(image, self._shape_maps[4])
         if not discs_like:
-            return walls, None, None, None, across
+            return walls, None, None, None, None, across
         if self.empty_axes is not None and self.body_threshold is not None:
             bodies = pole_body(lightness_at(image, self._shape_maps[2]), self.empty_axes,
                                self.noise) / self.body_threshold
@@ -449,8 +453,11 @@ class Detector:
                 self._shadow_maps = (
                     cam.homography, sample_maps(shadow_points(own), cam),
                     shadow_in_view(own, cam, self.geometry, (self.width, self.height)),
-                    shadow_point_words(own, cam, self.geometry))
-            _, at, in_view, touched = self._shadow_maps
+                    shadow_point_words(own, cam, self.geometry),
+                    shadow_points_by_own_walls(own, CLASSIFY.foot_shade_margin
+                                               + self.geometry.wall_thickness, self.geometry,
+                                               cam))
+            _, at, in_view, touched, by_own_walls = self._shadow_maps
             # as the calibration's exposure would show it (a shadow is a ratio to it)
             at_shadows = ((lightness_at(image, at) + 0.02)
                           * np.float32(np.exp(-self.drift[0])) - 0.02)
@@ -463,7 +470,14 @@ class Detector:
                 clear = shadow_points_clear(touched, occupied)
                 return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
                                          in_view & clear, shadow_change)[:, None] / scale
-        return walls, bodies, shadows, rims, across
+
+            def sheltered(occupied: np.ndarray, walls: np.ndarray) -> np.ndarray:
+                clear = shadow_points_clear(touched, occupied)
+                past = ~(by_own_walls & walls[:, None, None, :]).any(axis=-1)
+                return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
+                                         in_view & clear & past, shadow_change
+                                         )[:, None] / scale
+        return walls, bodies, shadows, sheltered, rims, across
 
     def _rims(self, light: np.ndarray, empty: np.ndarray, cam: CameraModel,
               rim_plan: PoleRims) -> np.ndarray | Callable[[np.ndarray], np.ndarray]:

@@ -851,6 +851,43 @@ def shadow_point_words(shadow: PoleShadow, camera: CameraModel,
     return spaces.view(np.uint64).reshape(spaces.shape[:-1])
 
 
+def shadow_points_by_own_walls(shadow: PoleShadow, reach: float,
+                               geometry: PieceGeometry | None = None,
+                               camera: CameraModel | None = None) -> np.ndarray:
+    """(64, 3, N, 4) bool: the points of :func:`shadow_points` that a wall standing on each
+    edge (EDGES order) of the space whose shadow it is may change, within ``reach`` (a
+    penumbra's margin, a pixel's blur): where it casts its own shadow, the space's Pole
+    shadow scaled to the wall's height from every point along the wall (as
+    :func:`wall_shading`), and, with ``camera``, where it stands between the camera and the
+    mat (the wall's "shadow" from a light at the camera: a dark wall there is no Pole's
+    shadow). A Pole inside its Port casts its shadow past them, where its walls' shorter
+    shadows end."""
+    g = geometry or PieceGeometry()
+    pts = shadow_points(shadow)  # (64, 3, N, 2)
+    rel = np.nan_to_num(pts, nan=-_FAR).reshape(64, -1, 2) - (_CENTRES - 0.5)[:, None]
+    # the ways each wall is moved from where it stands: by each offset of its shadow, and
+    # with the camera out along the mat its top hides (the wall's middle stands for it:
+    # its two ends differ by a few hundredths of a space)
+    moves = shadow.at_spaces() * (g.wall_height / g.pole_height)  # (64, N, 2)
+    out = np.zeros((*rel.shape[:2], 4), bool)
+    mids = {"s": (0.5, 0.0), "n": (0.5, 1.0), "w": (0.0, 0.5), "e": (1.0, 0.5)}
+    for i, edge in enumerate(EDGES):
+        ways = moves
+        if camera is not None:
+            c = camera.centre
+            mid = _CENTRES - 0.5 + np.array(mids[edge])
+            away = (mid - c[:2]) * (g.wall_height / max(c[2] - g.wall_height, 1e-6))
+            lean = np.linspace(0.0, 1.0, 6)
+            ways = np.concatenate([moves, away[:, None] * lean[None, :, None]], axis=1)
+        # each point against the wall moved each way: its distance to a unit segment
+        q = rel[:, :, None] - ways[:, None]  # (64, P, M, 2), the wall's corner at 0
+        across, run = (q[..., 1], q[..., 0]) if edge in "sn" else (q[..., 0], q[..., 1])
+        across = across - (1.0 if edge in "ne" else 0.0)
+        beyond = np.maximum(np.maximum(-run, run - 1.0), 0.0)
+        out[:, :, i] = (np.hypot(across, beyond) <= reach).any(axis=2)
+    return out.reshape(*pts.shape[:-1], 4)
+
+
 def shadow_points_clear(words: np.ndarray, occupied: np.ndarray) -> np.ndarray:
     """(64, 3, N) bool: the shadow points no piece on the spaces ``occupied`` (64,) bool may
     change (``words``: :func:`shadow_point_words`)."""

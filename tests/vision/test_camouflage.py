@@ -514,6 +514,39 @@ def test_a_pole_unseen_inside_its_port_may_shade_its_neighbours_footprint() -> N
     assert not standing[b2] and conf[b2] < CLASSIFY.unsure_below
 
 
+def test_a_pole_inside_its_port_is_read_by_its_shadow_past_the_walls_shadows() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (the 48th Blender draw,
+    held out: an ivory Pole in its own Port on white paper in the sun, read unsure): inside
+    walls a Pole's own shadow, read over the whole of it, mixes with the walls' shadows and
+    says nothing; read on the points no wall of the space may shade, where it lies past
+    them, it shows the Pole as elsewhere: south's Pole stands. Where none shows there, or
+    the space has no walls to read it past, it does not."""
+    from vision.classify import _CONFIGS
+
+    layout, b2, (labels, loglik, camouflage), _, _ = _disc_evidence(9, "b2")
+    camouflage[:, :, 0] = True  # ivory on white: south's discs mute everywhere
+    best = np.zeros(64, int)
+    best[b2] = next(i for i, (ports, tele) in enumerate(_CONFIGS)
+                    if ports == (("sw", 1),) and not tele)
+
+    def read(past_walls: float, arrangement: np.ndarray = best) -> tuple[bool, int, float]:
+        def sheltered(occupied: np.ndarray, walls: np.ndarray) -> np.ndarray:
+            assert walls[b2].sum() == (2 if arrangement[b2] else 0)
+            return np.where(walls.any(axis=1), _at(b2, past_walls), np.nan)
+
+        standing, label, conf = _read_poles(
+            labels, loglik, camouflage, layout, arrangement,
+            feet=lambda poles, walls: (np.zeros(64), np.zeros(64, bool)),
+            shadows=lambda occupied: _at(b2, 0.2), sheltered=sheltered)
+        assert not standing[np.arange(64) != b2].any()
+        return bool(standing[b2]), int(label[b2]), float(conf[b2])
+
+    assert read(1.0)[:2] == (True, 1)
+    assert read(1.0)[2] >= CLASSIFY.unsure_below
+    assert not read(0.1)[0] and read(0.1)[2] < CLASSIFY.unsure_below
+    assert not read(1.0, np.zeros(64, int))[0]
+
+
 def test_a_body_a_rim_and_a_changed_footprint_inside_walls_are_a_pole() -> None:
     """Issue 16, "pieces the same colour as the mat's printing" (Blender draws: cream or
     maroon Poles inside their own Ports on a glossy laminate, read bare and unsure): inside

@@ -43,6 +43,7 @@ from vision.shapes import (
     shadow_offsets,
     shadow_point_spaces,
     shadow_points,
+    shadow_points_by_own_walls,
     veiled_lines,
     wall_bits,
     wall_shading,
@@ -388,6 +389,40 @@ def test_a_neighbours_shadow_reaches_a_footprint_off_the_learned_shadows_core() 
     assert shaded[f6, f5]
     assert not shaded[g6, f5] and not shaded[f5, f6]
     assert not shaded[e6, f5]  # the core leans west, yet ends a space short of e6's centre
+
+
+def test_a_pole_inside_its_port_casts_its_shadow_past_its_walls_shorter_ones() -> None:
+    """Issue 16, "pieces the same colour as the mat's printing" (the 48th Blender draw,
+    held out: ivory Poles in their own Ports on white paper in the sun): a wall a third of
+    a Pole's height casts a third of its shadow. A Pole's shadow falling north, from its
+    base to a space past it, lies past its Port's south wall's shadow beyond the first
+    third of the space, while the north wall's shadow covers the stretch just past that
+    wall; the east wall's shades only the points beside it."""
+    north = np.column_stack([np.zeros(9), np.linspace(0.2, 1.0, 9)])
+    shadow = PoleShadow(north, np.full(9, -0.3))
+    reach = CLASSIFY.foot_shade_margin + 0.06
+    by_walls = shadow_points_by_own_walls(shadow, reach)
+    d4 = 27
+    pts = shadow_points(shadow)[d4, 0]  # (N, 2): the middle line, x 3.5
+    s, n, w, e = 0, 1, 2, 3
+    y = pts[:, 1] - 3.0  # from the space's south edge
+    assert (by_walls[d4, 0, :, s] == (y <= 1.0 / 3 + reach + 1e-9)).all()
+    assert by_walls[d4, 0, y >= 1.0, n].all() and not by_walls[d4, 0, y <= 1.0 - reach - 1e-9,
+                                                                  n].any()
+    assert not by_walls[d4, 0, :, w].any() and not by_walls[d4, 0, :, e].any()
+    free = ~by_walls[d4, 0][:, [s, n]].any(axis=1)  # a Port with walls south and north
+    assert free.sum() >= 2 and (y[free] > 1.0 / 3).all() and (y[free] < 1.0).all()
+    # Seen from the north, a dark north wall stands between the camera and the mat just
+    # south of it, out to where the line of sight past its top meets the mat: those points
+    # too may be changed by it (a black Port's walls read as a white Pole's shadow).
+    cam = replace(camera_model(np.eye(3), 1280, 720), centre=np.array([3.5, 12.0, 6.0]))
+    seen = shadow_points_by_own_walls(shadow, reach, camera=cam)[d4, 0]
+    lean = 0.3 * (cam.centre[1] - 4.0) / (cam.centre[2] - 0.3)  # south of the north wall
+    hidden = (y >= 1.0 - lean) & (y <= 1.0)
+    assert hidden.any() and seen[hidden, n].all()
+    sun_only = hidden & (y < 1.0 - reach - 1e-9)  # the wall's own shadow falls north
+    assert sun_only.any() and not by_walls[d4, 0, sun_only, n].any()
+    assert (seen >= by_walls[d4, 0]).all()
 
 
 def test_a_neighbours_shadow_may_reach_past_the_learned_shadows_tip() -> None:
