@@ -466,17 +466,16 @@ class Detector:
 
             scale = np.array(self.shadow_scale, np.float32)
 
+            def fitted(points: np.ndarray) -> np.ndarray:
+                return pole_shadow_score(at_shadows, empty_shadows, pole_shadow, points,
+                                         shadow_change)[:, None] / scale
+
             def shadows(occupied: np.ndarray) -> np.ndarray:
-                clear = shadow_points_clear(touched, occupied)
-                return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
-                                         in_view & clear, shadow_change)[:, None] / scale
+                return fitted(in_view & shadow_points_clear(touched, occupied))
 
             def sheltered(occupied: np.ndarray, walls: np.ndarray) -> np.ndarray:
-                clear = shadow_points_clear(touched, occupied)
                 past = ~(by_own_walls & walls[:, None, None, :]).any(axis=-1)
-                return pole_shadow_score(at_shadows, empty_shadows, pole_shadow,
-                                         in_view & clear & past, shadow_change
-                                         )[:, None] / scale
+                return fitted(in_view & shadow_points_clear(touched, occupied) & past)
         return walls, bodies, shadows, sheltered, rims, across
 
     def _rims(self, light: np.ndarray, empty: np.ndarray, cam: CameraModel,
