@@ -2082,22 +2082,24 @@ def _read_poles(labels: np.ndarray, loglik: np.ndarray, camouflage: np.ndarray,
         body = np.zeros(64, bool) if bodies is None else bodies >= 1.0
         cast = np.zeros(64, bool)
         looked = np.zeros(64, bool)  # where a Pole's own shadow would be in view
+
+        def silent_sides(score: np.ndarray) -> np.ndarray:
+            # per side (south, north): the side its discs cannot tell
+            return np.where(silent[0], score[:, 0], score[:, 1]) if score.ndim == 2 else score
+
+        def casts(score: np.ndarray) -> np.ndarray:
+            return (nan_to(score, 0.0) >= cfg.shadow_seen) & (nan_to(score, np.inf) <= deepest)
+
         if shadows is not None:
-            seen = shadows(standing | walls_here)
-            if seen.ndim == 2:  # per side (south, north): the side its discs cannot tell
-                seen = np.where(silent[0], seen[:, 0], seen[:, 1])
+            seen = silent_sides(shadows(standing | walls_here))
             looked = ~np.isnan(seen)
-            cast = ((nan_to(seen, 0.0) >= cfg.shadow_seen)
-                    & (nan_to(seen, np.inf) <= deepest))
+            cast = casts(seen)
         # Inside its own Port a Pole casts its shadow past the walls' shorter ones: read on
         # the points no wall of the space may shade, it is that Pole's, as elsewhere.
         sheltered_cast = np.zeros(64, bool)
         if sheltered is not None and walls_here.any():
-            inside = sheltered(standing | walls_here, _CONFIG_STATES[best] > 0)
-            if inside.ndim == 2:
-                inside = np.where(silent[0], inside[:, 0], inside[:, 1])
-            sheltered_cast = (walls_here & (nan_to(inside, 0.0) >= cfg.shadow_seen)
-                              & (nan_to(inside, np.inf) <= deepest))
+            sheltered_cast = walls_here & casts(silent_sides(
+                sheltered(standing | walls_here, _CONFIG_STATES[best] > 0)))
         rim_either = np.zeros(64) if rims is None else _rims_over_bare(
             rims(_CONFIG_STATES[best] > 0) if callable(rims) else rims, standing | walls_here)
         # A top coloured like the mat under it is lit as the mat was, while past its rim
