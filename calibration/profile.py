@@ -29,6 +29,7 @@ from vision.classify import (
     EDGES,
     HIDDEN_INK,
     LEARN_LEAST,
+    OTHER_READINGS,
     SIDES,
     WALL_SAMPLES,
     ColourModel,
@@ -45,6 +46,7 @@ from vision.classify import (
     sample_layout,
     samples_per_space,
     shadow_tint,
+    shifted_wall_samples,
     wall_camouflage,
     wall_candidate_count,
 )
@@ -162,6 +164,9 @@ class Profile:
     # (64, N, 2) the empty mat's lightness either side of each space's Pole rim
     # (vision.shapes.PoleRims); None without an empty-mat photo
     empty_rims: np.ndarray | None = None
+    # (64, 4 * WALL_SAMPLES, OTHER_READINGS, 3) the empty mat's look at the wall samples'
+    # other readings (vision.classify.SampleLayout.shifted); None without an empty-mat photo
+    empty_walls_shifted: np.ndarray | None = None
     # the border and table round the grid (vision.gate.Surround): an arm crosses it; None:
     # too little of it in view
     surround: Surround | None = None
@@ -181,7 +186,8 @@ class Profile:
                         shadow_scale=self.shadow_scale, shadow_most=self.shadow_most,
                         foot_threshold=self.foot_threshold,
                         foot_shade_threshold=self.foot_shade_threshold,
-                        empty_rims=self.empty_rims, surround=self.surround)
+                        empty_rims=self.empty_rims, surround=self.surround,
+                        empty_walls_shifted=self.empty_walls_shifted)
 
     def gate(self) -> StabilityGate:
         return StabilityGate()
@@ -226,6 +232,7 @@ class Profile:
             "shadow_scale": list(self.shadow_scale),
             "shadow_most": self.shadow_most,
             "empty_rims": _looks_json(self.empty_rims),
+            "empty_walls_shifted": _looks_json(self.empty_walls_shifted),
             "surround": None if self.surround is None else self.surround.to_json(),
         }
 
@@ -314,6 +321,9 @@ class Profile:
                 shadow_most=_shadow_most(doc.get("shadow_most", CLASSIFY.shadow_most)),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
                     64, CLASSIFY.rim_directions, 2)),
+                empty_walls_shifted=_colours_from_json(
+                    doc.get("empty_walls_shifted"), "empty_walls_shifted",
+                    (64, 4 * WALL_SAMPLES, OTHER_READINGS, 3)),
                 surround=None if doc.get("surround") is None else Surround.from_json(
                     doc["surround"]),
             )
@@ -333,7 +343,7 @@ _LIGHTNESS = (4.0 / 255.0 - 1e-3, 259.0 / 255.0 + 1e-3)
 _RATIO = math.log(259.0 / 4.0) + 1e-3
 
 
-def _check_colours(empty: np.ndarray) -> None:
+def _check_colours(empty: np.ndarray, name: str = "empty_mat") -> None:
     """Refuse an empty-mat look (64, S, 3) holding a colour no camera pixel gives (NaN:
     unseen, allowed): a lightness of -1 would reach a logarithm and fail mid-frame."""
     light, ratios = empty[..., 0], empty[..., 1:]
@@ -342,7 +352,7 @@ def _check_colours(empty: np.ndarray) -> None:
     bad[..., 1:] = np.abs(ratios) > _RATIO
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"empty_mat{list(where)} is {float(empty[where]):.3g}, not a colour "
+        raise ValueError(f"{name}{list(where)} is {float(empty[where]):.3g}, not a colour "
                          "a camera gives (lightness 0.016 to 1.02, colour ratios within "
                          f"+-{_RATIO:.2f})")
 
@@ -433,16 +443,28 @@ def _looks_json(looks: np.ndarray | None) -> list[Any] | None:
                                                np.round(looks, 4)).tolist()
 
 
-def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray | None:
+def _colours_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The empty mat's colour features at some points (the wall samples' other readings)
+    back from :func:`_looks_json`; a profile whose points were laid out otherwise (another
+    version's settings) goes without them."""
+    return _looks_from_json(doc, name, shape, colours=True)
+
+
+def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...], colours: bool = False
+                     ) -> np.ndarray | None:
     """The empty mat's lightness at the shapes' points (:mod:`vision.shapes`) back from
-    :func:`_looks_json`; a profile whose points were laid out otherwise (another version's
-    settings) reads pieces by colour alone."""
+    :func:`_looks_json` (``colours``: colour features, :func:`_check_colours`); a profile
+    whose points were laid out otherwise (another version's settings) reads pieces by
+    colour alone."""
     if doc is None:
         return None
     looks = np.array(doc, np.float32)
     if looks.shape != shape:
         return None
     looks[looks <= -9.0] = np.nan
+    if colours:
+        _check_colours(looks, name)
+        return looks
     bad = ~np.isnan(looks) & ~((looks >= 0.0) & (looks <= 2.0))
     if bad.any():
         raise ValueError(f"{name} value {float(looks[bad][0])!r} is not a lightness")
@@ -719,7 +741,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
     camouflage = None
     shapes = empty_lines = empty_axes = body_threshold = pole_shadow = empty_shadows = None
     lamp_shadow = None
-    foot_threshold = foot_shade_threshold = empty_rims = None
+    foot_threshold = foot_shade_threshold = empty_rims = empty_walls_shifted = None
     shadow_scale = (1.0, 1.0)
     shadow_most = CLASSIFY.shadow_most
     hidden_inks: tuple[str, ...] = ()
@@ -759,6 +781,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
         foot_shade_threshold = _shape_threshold(feet, CLASSIFY.foot_structure)
         foot_threshold = _shape_threshold(feet, CLASSIFY.foot_structure, ~shaded)
         empty_rims = lightness_at(empty, sample_maps(shapes[2].points, cam, shapes[2].heights))
+        empty_walls_shifted = read_colour(empty, shifted_wall_samples(layout, cam))
         own = own_shadow(pole_shadow, lamp_shadow)
         if own is not None:
             empty_shadows = lightness_at(empty, sample_maps(shadow_points(own), cam))
@@ -794,7 +817,7 @@ def calibrate(image: np.ndarray, south_at: str = "bottom", K: np.ndarray | None 
                       pole_shadow=pole_shadow, lamp_shadow=lamp_shadow,
                       empty_shadows=empty_shadows,
                       shadow_scale=shadow_scale, shadow_most=shadow_most,
-                      empty_rims=empty_rims,
+                      empty_rims=empty_rims, empty_walls_shifted=empty_walls_shifted,
                       surround=Surround.learn(image if empty is None else empty, cam, geometry))
 
     def read_start(profile: Profile) -> Detection:

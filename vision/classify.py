@@ -50,6 +50,7 @@ class PieceGeometry:
 
 
 WALL_SAMPLES = 3  # per edge
+OTHER_READINGS = 3  # of each wall sample (SampleLayout.shifted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,16 @@ class SampleLayout:
     # (64, 9) bool: whether a Pole on each neighbour (_neighbourhoods order) leans its top
     # over the space as the camera sees it (its top's colour may blur into the space's discs)
     leans_over: np.ndarray
+    # (64, 4 * WALL_SAMPLES, OTHER_READINGS, 3): other places to read each wall sample (mat
+    # point and height): [moved CLASSIFY.wall_shift outwards across its edge, inwards, on
+    # the wall's lit top]; a Port set down a little off or turned puts its wall at the
+    # first two, and a light wall's faces may be in its own shade (:func:`shift_choice`);
+    # None: not planned
+    shifted: np.ndarray | None = None
+    # (64, 4 * WALL_SAMPLES, OTHER_READINGS, 2) bool: whether each such reading's line of
+    # sight keeps clear enough [of every other piece, of all but the wall across the edge]
+    # to be read in the sample's stead
+    shift_ok: np.ndarray | None = None
     # (64, T) uint64, derived: top_walls' 36 bits of each top sample as one word
     # (:func:`bit_words`), which _tops_explained_by_walls tests every frame
     top_wall_bits: np.ndarray = field(init=False, repr=False, compare=False)
@@ -143,6 +154,11 @@ def _edge_xy(x0: float, y0: float, edge: str, along: np.ndarray, inset: np.ndarr
 
 
 _FAR = 1000.0  # where a solid that cannot stand (off the mat) is put
+# (dx, dy) into the space from each of its edges
+_INWARD = {"s": (0, 1), "n": (0, -1), "w": (1, 0), "e": (-1, 0)}
+# the neighbour across each edge (EDGES order; _neighbourhoods numbering), and its edge there
+_ACROSS_NEIGHBOUR = (1, 7, 3, 5)
+_FACING = {"s": "n", "n": "s", "w": "e", "e": "w"}
 
 
 def _neighbourhoods(g: PieceGeometry) -> tuple[np.ndarray, np.ndarray]:
@@ -225,6 +241,19 @@ def wall_camouflage(camera: CameraModel, empty: np.ndarray, colours: dict[str, C
     return out
 
 
+def _spread_along(along: np.ndarray, level: np.ndarray) -> list[int]:
+    """Which WALL_SAMPLES of an edge's candidates (positions ``along`` it, worth ``level``)
+    to sample: the worthiest, at least ``wall_min_apart`` apart, nearer the edge's middle
+    among equals (corners hold seams and neighbours' walls); in order along the edge."""
+    chosen: list[int] = []
+    for j in np.lexsort((np.abs(along - 0.5), -level)):
+        if all(abs(along[j] - along[c]) >= CLASSIFY.wall_min_apart for c in chosen):
+            chosen.append(int(j))
+        if len(chosen) == WALL_SAMPLES:
+            break
+    return sorted(chosen, key=lambda j: along[j])
+
+
 def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
                   walls: bool = True, mat: MatModel | None = None,
                   camouflaged: np.ndarray | None = None) -> SampleLayout:
@@ -285,6 +314,9 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
     weight[:, :k_wall] /= clear
     weight[:, k_corner:] /= clear
     a, inset, z = _wall_candidates(g)
+    shifted = np.zeros((64, per_space, OTHER_READINGS, 3))  # (wall columns kept below)
+    shift_ok = np.zeros((64, per_space, OTHER_READINGS, 2), bool)
+    is_top = (inset == t / 2) & (z == g.wall_height - cfg.wall_surface)
     for i, edge in enumerate(EDGES):
         cols = slice(k_wall + i * WALL_SAMPLES, k_wall + (i + 1) * WALL_SAMPLES)
         if not walls:
@@ -296,26 +328,39 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
             continue
         targets = _edge_targets(edge, a, inset, z)
         own = boxes[:, 16 + i]
-        score = np.minimum(
-            _clear(camera, targets, top, cyl, _without(boxes, [16 + i])),
-            silhouette_margin(Rays(camera.centre, targets.reshape(-1, 3), top),
-                              np.repeat(own, len(a), axis=0)).reshape(64, -1))
+        margin = silhouette_margin(Rays(camera.centre, targets.reshape(-1, 3), top),
+                                   np.repeat(own, len(a), axis=0)).reshape(64, -1)
+        score = np.minimum(_clear(camera, targets, top, cyl, _without(boxes, [16 + i])), margin)
         # camouflage costs a share of the clearance, and a blocked view (< 0) gets worse
         worth = score if camouflaged is None else np.where(
             camouflaged[:, i], score - (1 - cfg.camouflaged_worth) * np.abs(score), score)
         level = np.round(worth / (clear * cfg.wall_worth_step))
-        off_middle = np.abs(a - 0.5)
         for sq in range(64):
-            chosen: list[int] = []
-            for j in np.lexsort((off_middle, -level[sq])):
-                if all(abs(a[j] - a[c]) >= cfg.wall_min_apart for c in chosen):
-                    chosen.append(int(j))
-                if len(chosen) == WALL_SAMPLES:
-                    break
-            chosen.sort(key=lambda j: a[j])
+            chosen = _spread_along(a, level[sq])
             pts[sq, cols] = targets[sq, chosen, :2]
             zs[sq, cols] = targets[sq, chosen, 2]
             weight[sq, cols] = np.maximum(score[sq, chosen] / clear, cfg.min_weight)
+        # Other readings of the edge (shift_choice): the same samples a little outwards
+        # and inwards across it, and its lit top where the top's view is clearest but for
+        # the wall across the edge; each with whether its view keeps clear of the other
+        # pieces, and of all but that wall.
+        inward = np.array(_INWARD[edge], float)
+        across = 4 * _ACROSS_NEIGHBOUR[i] + EDGES.index(_FACING[edge])
+        drops = ([16 + i], [16 + i, across])
+        for k, sign in enumerate((-1.0, 1.0)):
+            shifted[:, cols, k, :2] = pts[:, cols] + sign * cfg.wall_shift * inward
+            shifted[:, cols, k, 2] = zs[:, cols]
+        tops = targets[:, is_top]
+        top_score = np.minimum(_clear(camera, tops, top, cyl, _without(boxes, drops[1])),
+                               margin[:, is_top])
+        top_level = np.round(top_score / (clear * cfg.wall_worth_step))
+        for sq in range(64):
+            shifted[sq, cols, 2] = tops[sq, _spread_along(a[is_top], top_level[sq])]
+        for k in range(OTHER_READINGS):
+            for m, drop in enumerate(drops):
+                shift_ok[:, cols, k, m] = _clear(camera, shifted[:, cols, k], top, cyl,
+                                                 _without(boxes, drop)
+                                                 ) >= cfg.wall_shift_clear * clear
     weight = np.clip(weight, 0.0, 1.0)
     # Where each line of sight meets the mat, and whether a side's colour is printed there.
     c = camera.centre
@@ -342,9 +387,12 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
     reach = np.linalg.norm(tops[np.maximum(nb, 0)] - centre[:, None], axis=2)
     leans_over = (nb >= 0) & (nb != np.arange(64)[:, None]) & (
         reach <= g.pole_diameter / 2 + cfg.lean_reach)
-    return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), slice(k_wall, k_corner),
+    wall = slice(k_wall, k_corner)
+    return SampleLayout(pts, zs, slice(0, nt), slice(nt, k_wall), wall,
                         slice(k_corner, k_ref), slice(k_ref, per_space), weight, ink, top_walls,
-                        wall_near, clear, pole_near, leans_over)
+                        wall_near, clear, pole_near, leans_over,
+                        shifted[:, wall] if walls else None,
+                        shift_ok[:, wall] if walls else None)
 
 
 def clear_of_other_pieces(camera: CameraModel, targets: np.ndarray,
@@ -437,6 +485,73 @@ def neighbour_squares(reach: int = 1) -> np.ndarray:
 
 
 _NEIGHBOURS = neighbour_squares()
+
+
+def shifted_wall_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:
+    """(64, 4 * WALL_SAMPLES, OTHER_READINGS, 2) image points (u, v) of the wall samples'
+    other readings (:attr:`SampleLayout.shifted`)."""
+    assert layout.shifted is not None
+    at = layout.shifted.reshape(-1, 3)
+    return camera.image_points(at[:, :2], at[:, 2]).reshape(*layout.shifted.shape[:3], 2)
+
+
+def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """(64, 4 * WALL_SAMPLES) int: where to read each wall sample, the edge's samples
+    together, as shows a wall best: 0 as planned, else 1 + the index of one of its other
+    readings (:attr:`SampleLayout.shifted`: outwards, inwards, the top). ``loglik``
+    (64, 4 * WALL_SAMPLES, 1 + OTHER_READINGS, 3): :func:`sample_evidence`'s scores of
+    each reading of each sample; ``ok`` (:attr:`SampleLayout.shift_ok`): where another
+    reading's view keeps clear of other pieces, or of all but the wall across the edge,
+    which counts only where none of that wall's own readings shows one. A sample whose other
+    reading is not clear keeps its planned one, and most of an edge's must be. A Port
+    moves as a whole, so an edge's samples move together; and only a reading that shows a
+    wall at each of them, clearly over all, and clearly more than the planned one, moves
+    them: an edge with no wall shows bare mat every way (a little less of it somewhere is
+    no wall), and a wall read where it stands keeps its reading. ``pole`` (64,) bool:
+    spaces whose Pole discs changed as a Pole changes them. An edge of such a space, or
+    across from one, keeps its planned readings, which were chosen clear of the Pole: the
+    others' lines of sight land on the mat round it, where its shadows may lie on every
+    side (a black Pole's, from two lamps, dark as a black wall)."""
+    side = np.maximum(loglik[..., 1], loglik[..., 2]) - loglik[..., 0]  # (64, 4W, 1 + R)
+    every_way = side.reshape(64, 4, WALL_SAMPLES, 1 + OTHER_READINGS).sum(axis=2)
+    planned = every_way[..., 0]
+    across = _NEIGHBOURS[:, _ACROSS_NEIGHBOUR]  # (64, 4)
+    facing = np.array([EDGES.index(_FACING[e]) for e in EDGES])
+    # no wall across: none of its readings shows one (a wall coloured like the mat shows
+    # faintly, at one reading or another)
+    none_across = (across < 0) | (every_way.max(axis=2)[np.maximum(across, 0),
+                                                        facing[None, :]] < 0)
+    usable = ok[..., 0] | (ok[..., 1] & np.repeat(none_across, WALL_SAMPLES, axis=1)[
+        ..., None])  # (64, 4W, R)
+    others = np.where(usable, side[..., 1:], side[..., :1])
+    per_edge = others.reshape(64, 4, WALL_SAMPLES, OTHER_READINGS).sum(axis=2)
+    most = usable.reshape(64, 4, WALL_SAMPLES, OTHER_READINGS).sum(axis=2) * 2 > WALL_SAMPLES
+    # a wall along the edge shows at every sample; a shadow across it (a Pole's, from a
+    # lamp) darkens a stretch
+    every = np.all((~usable | (side[..., 1:] > 0)).reshape(
+        64, 4, WALL_SAMPLES, OTHER_READINGS), axis=2)
+    allowed = most & every
+    if pole is not None:  # on the space or across the edge
+        allowed &= ~(pole[:, None] | ((across >= 0) & pole[np.maximum(across, 0)]))[..., None]
+    moved = np.where(allowed, per_edge, -np.inf)
+    best = moved.argmax(axis=2)
+    shows = np.take_along_axis(moved, best[..., None], axis=2)[..., 0]
+    clearly = (shows >= CLASSIFY.wall_shift_gain) & (shows - planned >= CLASSIFY.wall_shift_gain)
+    chosen = np.repeat(np.where(clearly, best + 1, 0), WALL_SAMPLES, axis=1)
+    here = np.take_along_axis(usable, np.maximum(chosen - 1, 0)[..., None], axis=2)[..., 0]
+    return np.where(here, chosen, 0)
+
+
+def take_shift(values: np.ndarray, readings: np.ndarray, choice: np.ndarray,
+               wall: slice) -> np.ndarray:
+    """``values`` (64, S, ...) with its wall samples' columns (``wall``) taken from
+    ``readings`` (64, 4 * WALL_SAMPLES, 1 + OTHER_READINGS, ...) [planned, others] as
+    ``choice`` (64, 4 * WALL_SAMPLES) (:func:`shift_choice`) says: a copy."""
+    out = values.copy()
+    pick = choice.reshape(64, 4 * WALL_SAMPLES, 1, *([1] * (readings.ndim - 3)))
+    out[:, wall] = np.take_along_axis(readings, pick, axis=2)[:, :, 0]
+    return out
 
 
 def image_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:

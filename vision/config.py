@@ -94,6 +94,15 @@ class ClassifyConfig:
     # side's colour (classify.wall_camouflage): a wall there cannot be told from the print
     camouflaged_worth: float = 0.25
     wall_clear: float = 0.03  # spaces of clearance at which a sample is fully trusted
+    # Players set a Port down a little off its corner and a little turned, and a wall is only
+    # a few pixels wide: each wall sample is also read this far (spaces) either side across
+    # its edge, and the reading that shows a wall best taken (classify.shift_choice) ...
+    wall_shift: float = 0.025
+    # ... where that reading's view keeps this share of wall_clear from every other piece
+    wall_shift_clear: float = 0.5
+    # ... and shows a wall by at least this much log-likelihood (a side's over no piece's,
+    # summed over the edge's samples), and by this much more than the unmoved ones do
+    wall_shift_gain: float = 3.0
     blur_px: float = 1.5  # pixels of clearance at which a sample is fully trusted (blur, JPEG)
     min_weight: float = 0.05  # however near another piece a sample's view passes
     ray_iterations: int = 12  # golden-section steps finding a ray's nearest approach

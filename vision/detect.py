@@ -11,6 +11,7 @@ import numpy as np
 
 from vision.classify import (
     CORNER_EDGES,
+    OTHER_READINGS,
     SIDES,
     ColourModel,
     PieceGeometry,
@@ -23,6 +24,7 @@ from vision.classify import (
     hidden_pad_ink,
     image_samples,
     moved_discs,
+    nan_to,
     plain_look,
     position_json,
     printed_discs,
@@ -32,6 +34,9 @@ from vision.classify import (
     sample_evidence,
     sample_layout,
     shaded_samples,
+    shift_choice,
+    shifted_wall_samples,
+    take_shift,
     teleport_diagonals,
     undo_drift,
     unexplained_spaces,
@@ -166,6 +171,9 @@ class Detector:
     empty_rims: np.ndarray | None = None
     # the border and table round the grid, where an arm crosses (vision.gate.Surround)
     surround: Surround | None = None
+    # (64, 4 * WALL_SAMPLES, OTHER_READINGS, 3) the empty mat's look at the wall samples'
+    # other readings (classify.SampleLayout.shifted, at the calibration's fix); None: not read
+    empty_walls_shifted: np.ndarray | None = None
     _tracker: MatTracker = field(init=False)
     _empty_now: np.ndarray | None = field(init=False, default=None)
     # (empty look, layout's ink, hidden_pad_ink of them): planned once per layout
@@ -178,6 +186,9 @@ class Detector:
                       ] | None = field(init=False, default=None)
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
+    # the wall samples' other readings' image points, and the empty look at every reading
+    # with its likeness to each side, for the camera and layout in _cam
+    _moved: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(init=False, default=None)
     # the last camera() answer: its homography's and intrinsics' bytes, the layout, the
     # camera and its image sample points
     _cam: tuple[bytes, SampleLayout, CameraModel, np.ndarray] | None = field(init=False,
@@ -257,7 +268,39 @@ class Detector:
         cam = camera_model(fix.homography, self.width, self.height, K)
         uv = image_samples(layout, cam)
         self._cam = (key, layout, cam, uv)
+        self._moved = None
         return cam, layout, uv
+
+    def _walls_where_they_stand(self, image: np.ndarray, cam: CameraModel,
+                                layout: SampleLayout, feat: np.ndarray, empty: np.ndarray,
+                                change: np.ndarray
+                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The frame's features ``feat`` and the empty look ``empty`` (64, S, 3) with each
+        edge's wall samples read where a wall shows best: as planned, moved a little across
+        the edge, or on the wall's top (classify.shift_choice); and the empty look's
+        likeness to each side there (None where none moved: then ``feat`` and ``empty``
+        come back as they were). ``change``: classify.disc_change of the frame: where a
+        Pole stands, its edges are read as planned."""
+        if (self.empty_walls_shifted is None or layout.shifted is None
+                or layout.shift_ok is None):
+            return feat, empty, None
+        wall = layout.wall
+        if self._moved is None:
+            looks = np.concatenate([empty[:, wall, None], self.empty_walls_shifted], axis=2)
+            self._moved = (shifted_wall_samples(layout, cam), looks,
+                           bare_side_like(looks, self.colours))
+        uv, looks, like = self._moved
+        moved = undo_drift(read_colour(image, uv), self.drift)
+        readings = np.concatenate([feat[:, wall, None], moved], axis=2)
+        ink = np.repeat(layout.ink[:, wall, None], 1 + OTHER_READINGS, axis=2)
+        _, loglik, _ = sample_evidence(readings, self.colours, looks, self.inks, ink, like,
+                                       self.noise, None, self.bright, self.shade, self.tint)
+        choice = shift_choice(loglik, layout.shift_ok,
+                              nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes)
+        if not choice.any():
+            return feat, empty, None
+        return (take_shift(feat, readings, choice, wall), take_shift(empty, looks, choice, wall),
+                np.take_along_axis(like, choice[..., None, None], axis=2)[:, :, 0])
 
     def detect(self, image: np.ndarray, track: bool = True) -> Detection:
         """Read ``image`` ((H, W, 3) uint8 BGR). With ``track`` the mat is followed (and
@@ -288,6 +331,13 @@ class Detector:
         self.drift = (camera_drift(feat, self._empty_now) if self._empty_now is not None
                       else (0.0, np.zeros(2, np.float32)))
         feat = undo_drift(feat, self.drift)
+        base = empty = self._empty_now
+        moved_like = change = None
+        if base is not None:  # each wall read where it shows best (a Port set down off)
+            change = disc_change(feat, base, layout, self.noise, self.bright, self.shade,
+                                 self.tint)
+            feat, empty, moved_like = self._walls_where_they_stand(image, cam, layout, feat,
+                                                                   base, change)
         # A hand: spaces no piece and no bare mat explains, a blob of foreign colour, or an
         # arm across the table round the mat (seen as calibration saw it: a still camera).
         # Shadows are known only from an empty-mat photo (its shapes' looks came with it):
@@ -296,7 +346,7 @@ class Detector:
             self._shaded_by = shading_spaces(self.pole_shadow, CLASSIFY.shadow_explains)
         faint = (shading_spaces(None, CLASSIFY.shadow_explains)
                  if self.shade_anywhere and self.empty_lines is not None else None)
-        if unexplained_spaces(feat, self.colours, self._empty_now, layout, self.noise,
+        if unexplained_spaces(feat, self.colours, empty, layout, self.noise,
                               self._shaded_by, faint).any() or (
                 self.palette is not None
                 and self.palette.foreign_fraction(image, fix.homography, self.drift)
@@ -305,35 +355,38 @@ class Detector:
                 and self.surround.crossed(image, cam, self.drift, self.noise, self.bright,
                                           self.shade, self.tint)):
             return self._occluded(fix)
-        empty = self._empty_now
         discs_like = False
         plain = None
-        if empty is None:
+        if base is None or empty is None:
             side_like = changed = shaded = None
         else:
-            if self._side_like is None or self._side_like[0] is not empty:
-                like = bare_side_like(empty, self.colours)
-                self._side_like = (empty, like, printed_discs(empty, like, layout),
+            if self._side_like is None or self._side_like[0] is not base:
+                like = bare_side_like(base, self.colours)
+                self._side_like = (base, like, printed_discs(base, like, layout),
                                    edge_side_like(like, layout.wall),
                                    bool(like[:, np.r_[layout.top, layout.foot]].any()),
-                                   plain_look(empty))
+                                   plain_look(base))
             _, side_like, printed, edge_like, discs_like, plain = self._side_like
-            change = disc_change(feat, empty, layout, self.noise, self.bright, self.shade,
-                                 self.tint)
+            if moved_like is not None:  # walls read moved: the bare look there
+                side_like = side_like.copy()
+                side_like[:, layout.wall] = moved_like
+                edge_like = edge_side_like(side_like, layout.wall)
+            assert change is not None  # the discs are not wall samples: as read above
             changed = moved_discs(change, layout)
             shaded = shaded_samples(feat, empty, self.noise)
         ink_at = layout.ink
         if self.inks and self.hidden_inks and empty is not None:
-            if (self._ink_at is None or self._ink_at[0] is not empty
+            if (self._ink_at is None or self._ink_at[0] is not base
                     or self._ink_at[1] is not ink_at):
-                self._ink_at = (empty, ink_at, hidden_pad_ink(ink_at, empty,
-                                                                 self.hidden_inks))
+                assert base is not None
+                self._ink_at = (base, ink_at, hidden_pad_ink(ink_at, base,
+                                                                self.hidden_inks))
             ink_at = self._ink_at[2]
         labels, loglik, camouflage = sample_evidence(feat, self.colours, empty, self.inks,
                                                      ink_at, side_like, self.noise,
                                                      changed, self.bright, self.shade,
                                                      self.tint, plain)
-        if empty is not None and shaded is not None:
+        if change is not None and shaded is not None:
             camouflage |= quiet_discs(change, printed, shaded, layout)
         walls = bodies = shadows = sheltered = feet = rims = across = None
         if empty is not None and side_like is not None:
