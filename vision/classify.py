@@ -495,15 +495,18 @@ def shifted_wall_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarra
     return camera.image_points(at[:, :2], at[:, 2]).reshape(*layout.shifted.shape[:3], 2)
 
 
-def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = None
-                 ) -> np.ndarray:
+def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = None,
+                 mute: np.ndarray | None = None) -> np.ndarray:
     """(64, 4 * WALL_SAMPLES) int: where to read each wall sample, the edge's samples
     together, as shows a wall best: 0 as planned, else 1 + the index of one of its other
     readings (:attr:`SampleLayout.shifted`: outwards, inwards, the top). ``loglik``
     (64, 4 * WALL_SAMPLES, 1 + OTHER_READINGS, 3): :func:`sample_evidence`'s scores of
     each reading of each sample; ``ok`` (:attr:`SampleLayout.shift_ok`): where another
     reading's view keeps clear of other pieces, or of all but the wall across the edge,
-    which counts only where none of that wall's own readings shows one. A sample whose other
+    which counts only where none of that wall's own readings shows one, nor may hide one
+    (``mute`` (64, 4 * WALL_SAMPLES, 1 + OTHER_READINGS) bool: readings that look as the
+    bare mat does where it looks like a side's colour, :func:`sample_evidence`'s
+    camouflage: a white wall on white paper seen straight down shows at none). A sample whose other
     reading is not clear keeps its planned one, and most of an edge's must be. A Port
     moves as a whole, so an edge's samples move together; and only a reading that shows a
     wall at each of them, clearly over all, and clearly more than the planned one, moves
@@ -520,8 +523,10 @@ def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = N
     facing = np.array([EDGES.index(_FACING[e]) for e in EDGES])
     # no wall across: none of its readings shows one (a wall coloured like the mat shows
     # faintly, at one reading or another)
-    none_across = (across < 0) | (every_way.max(axis=2)[np.maximum(across, 0),
-                                                        facing[None, :]] < 0)
+    shows_none = every_way.max(axis=2) < 0
+    if mute is not None:
+        shows_none &= ~mute.reshape(64, 4, -1).any(axis=2)
+    none_across = (across < 0) | shows_none[np.maximum(across, 0), facing[None, :]]
     usable = ok[..., 0] | (ok[..., 1] & np.repeat(none_across, WALL_SAMPLES, axis=1)[
         ..., None])  # (64, 4W, R)
     others = np.where(usable, side[..., 1:], side[..., :1])

@@ -293,10 +293,12 @@ class Detector:
         moved = undo_drift(read_colour(image, uv), self.drift)
         readings = np.concatenate([feat[:, wall, None], moved], axis=2)
         ink = np.repeat(layout.ink[:, wall, None], 1 + OTHER_READINGS, axis=2)
-        _, loglik, _ = sample_evidence(readings, self.colours, looks, self.inks, ink, like,
-                                       self.noise, None, self.bright, self.shade, self.tint)
+        _, loglik, mute = sample_evidence(readings, self.colours, looks, self.inks, ink, like,
+                                          self.noise, None, self.bright, self.shade,
+                                          self.tint)
         choice = shift_choice(loglik, layout.shift_ok,
-                              nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes)
+                              nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes,
+                              np.any(mute, axis=-1))
         if not choice.any():
             return feat, empty, None
         return (take_shift(feat, readings, choice, wall), take_shift(empty, looks, choice, wall),

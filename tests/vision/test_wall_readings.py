@@ -90,6 +90,12 @@ def test_a_reading_that_may_see_the_wall_across_counts_only_where_that_wall_show
     # plain at another reading, is a wall across too
     faint = {**top, (D3, WEST, 0): -0.2, (D3, WEST, 1): 1.5}
     assert _edge(shift_choice(_loglik(faint), ok), C3, EAST) == [0, 0, 0]
+    # the simulated benchmark's white walls on white paper seen straight down: bare mat
+    # at every reading, where the mat looks like the white side's colour, may hide one
+    mute = np.zeros((64, 4 * W, 1 + OTHER_READINGS), bool)
+    assert _edge(shift_choice(_loglik(top), ok, mute=mute), C3, EAST) == [3, 3, 3]
+    mute[D3, WEST * W + 1, 0] = True
+    assert _edge(shift_choice(_loglik(top), ok, mute=mute), C3, EAST) == [0, 0, 0]
 
 
 def test_a_reading_dark_along_a_stretch_only_is_a_shadow_not_a_wall() -> None:
