@@ -526,6 +526,12 @@ def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = N
     shows_none = every_way.max(axis=2) < 0
     if mute is not None:
         shows_none &= ~mute.reshape(64, 4, -1).any(axis=2)
+        # a wall that may look as the mat does where it stands is read by its shape
+        # (vision.shapes): moved, its samples find its shadow (white walls on cream paper
+        # in a low sun, their shadows read as black walls)
+        allowed_here: np.ndarray = ~np.any(mute[..., 0].reshape(64, 4, WALL_SAMPLES), axis=2)
+    else:
+        allowed_here = np.ones((64, 4), bool)
     none_across = (across < 0) | shows_none[np.maximum(across, 0), facing[None, :]]
     usable = ok[..., 0] | (ok[..., 1] & np.repeat(none_across, WALL_SAMPLES, axis=1)[
         ..., None])  # (64, 4W, R)
@@ -536,7 +542,7 @@ def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = N
     # lamp) darkens a stretch
     every = np.all((~usable | (side[..., 1:] > 0)).reshape(
         64, 4, WALL_SAMPLES, OTHER_READINGS), axis=2)
-    allowed = most & every
+    allowed = most & every & allowed_here[..., None]
     if pole is not None:  # on the space or across the edge
         allowed &= ~(pole[:, None] | ((across >= 0) & pole[np.maximum(across, 0)]))[..., None]
     moved = np.where(allowed, per_edge, -np.inf)

@@ -125,6 +125,18 @@ def test_an_edge_beside_a_pole_keeps_its_planned_readings() -> None:
     assert _edge(shift_choice(ll, _all_clear(), pole), C3, EAST) == [1, 1, 1]
 
 
+def test_a_wall_that_may_look_as_the_mat_does_is_not_moved() -> None:
+    """White walls on cream paper in a low sun (the 48th Blender draw's b2 as our simulated
+    table draws it): as planned, a white wall looks as the paper does, which looks like the
+    white side's colour, and is read by its shape (vision.shapes); moved, its samples find
+    its shadow, dark as a black wall."""
+    ll = _loglik({(C3, WEST, 0): -3.0, (C3, WEST, 1): 20.0})
+    mute = np.zeros((64, 4 * W, 1 + OTHER_READINGS), bool)
+    assert _edge(shift_choice(ll, _all_clear(), mute=mute), C3, WEST) == [1, 1, 1]
+    mute[C3, WEST * W + 2, 0] = True
+    assert _edge(shift_choice(ll, _all_clear(), mute=mute), C3, WEST) == [0, 0, 0]
+
+
 def test_a_sample_whose_other_reading_is_not_clear_keeps_its_own() -> None:
     """Most of an edge's samples must be clear to move it, and one that is not stays."""
     ll = _loglik({(C3, N, 0): -2.0, (C3, N, 1): 6.0})
