@@ -495,6 +495,15 @@ def shifted_wall_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarra
     return camera.image_points(at[:, :2], at[:, 2]).reshape(*layout.shifted.shape[:3], 2)
 
 
+def shiftable_edges(pole: np.ndarray) -> np.ndarray:
+    """(64, 4) bool: the edges whose wall samples :func:`shift_choice` may read elsewhere,
+    given ``pole`` (64,) bool (its argument): neither on a space whose Pole discs changed
+    as a Pole changes them nor across from one. A line is both spaces' edge, so both or
+    neither of its edges are shiftable: readings of the others need not be made."""
+    across = _NEIGHBOURS[:, _ACROSS_NEIGHBOUR]  # (64, 4)
+    return ~(pole[:, None] | ((across >= 0) & pole[np.maximum(across, 0)]))
+
+
 def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = None,
                  mute: np.ndarray | None = None) -> np.ndarray:
     """(64, 4 * WALL_SAMPLES) int: where to read each wall sample, the edge's samples
@@ -544,7 +553,7 @@ def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = N
         64, 4, WALL_SAMPLES, OTHER_READINGS), axis=2)
     allowed = most & every & allowed_here[..., None]
     if pole is not None:  # on the space or across the edge
-        allowed &= ~(pole[:, None] | ((across >= 0) & pole[np.maximum(across, 0)]))[..., None]
+        allowed &= shiftable_edges(pole)[..., None]
     moved = np.where(allowed, per_edge, -np.inf)
     best = moved.argmax(axis=2)
     shows = np.take_along_axis(moved, best[..., None], axis=2)[..., 0]
@@ -552,6 +561,31 @@ def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = N
     chosen = np.repeat(np.where(clearly, best + 1, 0), WALL_SAMPLES, axis=1)
     here = np.take_along_axis(usable, np.maximum(chosen - 1, 0)[..., None], axis=2)[..., 0]
     return np.where(here, chosen, 0)
+
+
+def lines_worth_reading(may: np.ndarray, ok: np.ndarray, shiftable: np.ndarray
+                        ) -> np.ndarray:
+    """(64, 4) bool: the edges whose other readings :func:`shift_choice` needs scored: on a
+    line of which an edge is shiftable (:func:`shiftable_edges`) and may move, having an
+    other reading each of whose samples either may show a piece (``may`` (64, 4 *
+    WALL_SAMPLES, OTHER_READINGS) bool, :func:`may_show_a_piece`) or is not usable. Usable
+    are the samples clear of every other piece (``ok`` [..., 0], :attr:`SampleLayout.shift_ok`)
+    and, where the wall across shows none, those clear of all but it (``ok`` [..., 1]);
+    most of an edge's must be. Either edge of a line may need the other's scores (the
+    wall across), so a line is read whole. The rest keep their planned readings, whatever
+    they show: an edge moves only to a reading that shows a wall at each of its usable
+    samples."""
+    def every(usable: np.ndarray) -> np.ndarray:
+        return (may | ~usable).reshape(64, 4, WALL_SAMPLES, OTHER_READINGS).all(axis=2)
+
+    clear = ok[..., 0].reshape(64, 4, WALL_SAMPLES, OTHER_READINGS)
+    each = every(ok[..., 0] | ok[..., 1]) | (
+        every(ok[..., 0]) & (clear.sum(axis=2) * 2 > WALL_SAMPLES))
+    edge = each.any(axis=2) & shiftable
+    across = _NEIGHBOURS[:, _ACROSS_NEIGHBOUR]  # (64, 4)
+    facing = np.array([EDGES.index(_FACING[e]) for e in EDGES])
+    seen_across = (across >= 0) & edge[np.maximum(across, 0), facing[None, :]]
+    return (edge | seen_across) & shiftable
 
 
 def take_shift(values: np.ndarray, readings: np.ndarray, choice: np.ndarray,
@@ -832,6 +866,25 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
         loglik[..., 1] -= np.where(unlike & (ds > dn), lean, np.float32(0.0))
         loglik[..., 2] -= np.where(unlike & (dn > ds), lean, np.float32(0.0))
     return label, loglik, camouflage
+
+
+def may_show_a_piece(feat: np.ndarray, empty: np.ndarray, noise: float = 1.0,
+                     bright: float | None = None, shade: float | None = None,
+                     tint: np.ndarray | None = None) -> np.ndarray:
+    """(...) bool: samples (features (..., 3)) that :func:`sample_evidence` (given the same
+    bare look ``empty`` (..., 3; NaN unknown) and allowances, no ``changed``) may score as
+    a side's more than as no piece's; a cheap test, as it needs no colour model: a sample
+    whose bare look is known scores a side's only where it is nearer to a side than to
+    that look (or dark, far from it), and :func:`sample_evidence` puts it at least
+    ``piece_changes`` less the tint-free distance from any side. So the tinted and the
+    tint-free distances from the bare look together must reach ``piece_changes`` (a
+    hair less here, for float rounding); every sample whose bare look is unknown may."""
+    known = ~np.isnan(empty[..., 0])
+    ref = np.empty(np.broadcast_shapes(empty.shape, feat.shape), np.result_type(empty, feat))
+    for c in range(3):  # one channel at a time (see colour_channels)
+        ref[..., c] = np.where(known, empty[..., c], feat[..., c])
+    de, still = bare_mat_distances(feat, ref, noise, bright, shade, tint)
+    return ~known | (de + still > CLASSIFY.piece_changes - 1e-3)
 
 
 def plain_look(empty: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from vision.classify import (
     CORNER_EDGES,
     OTHER_READINGS,
     SIDES,
+    WALL_SAMPLES,
     ColourModel,
     PieceGeometry,
     SampleLayout,
@@ -23,6 +24,8 @@ from vision.classify import (
     disc_change,
     hidden_pad_ink,
     image_samples,
+    lines_worth_reading,
+    may_show_a_piece,
     moved_discs,
     nan_to,
     plain_look,
@@ -35,6 +38,7 @@ from vision.classify import (
     sample_layout,
     shaded_samples,
     shift_choice,
+    shiftable_edges,
     shifted_wall_samples,
     take_shift,
     teleport_diagonals,
@@ -187,8 +191,9 @@ class Detector:
     _layout: tuple[np.ndarray, SampleLayout, np.ndarray] | None = field(init=False,
                                                                         default=None)
     # the wall samples' other readings' image points, and the empty look at every reading
-    # with its likeness to each side, for the camera and layout in _cam
-    _moved: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(init=False, default=None)
+    # with its likeness to each side, and the plain look, for the camera and layout in _cam
+    _moved: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
+        init=False, default=None)
     # the last camera() answer: its homography's and intrinsics' bytes, the layout, the
     # camera and its image sample points
     _cam: tuple[bytes, SampleLayout, CameraModel, np.ndarray] | None = field(init=False,
@@ -288,17 +293,37 @@ class Detector:
         if self._moved is None:
             looks = np.concatenate([empty[:, wall, None], self.empty_walls_shifted], axis=2)
             self._moved = (shifted_wall_samples(layout, cam), looks,
-                           bare_side_like(looks, self.colours))
-        uv, looks, like = self._moved
-        moved = undo_drift(read_colour(image, uv), self.drift)
-        readings = np.concatenate([feat[:, wall, None], moved], axis=2)
+                           bare_side_like(looks, self.colours), plain_look(looks))
+        uv, looks, like, plain = self._moved
+        pole = nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes
+        # only the edges that may move are read the other ways (a Pole's keep theirs)
+        rows = np.repeat(shiftable_edges(pole), WALL_SAMPLES, axis=1)  # (64, 4W)
+        if not rows.any():
+            return feat, empty, None
+        planned = feat[:, wall, None]
+        readings = np.repeat(planned, 1 + OTHER_READINGS, axis=2)
+        readings[rows, 1:] = undo_drift(read_colour(image, uv[rows]), self.drift)
+        # scored only on lines where a reading may show a wall at every sample (most show
+        # bare mat every way); scoring costs as much as the whole board's
+        may = np.zeros(uv.shape[:3], bool)
+        may[rows] = may_show_a_piece(readings[rows, 1:], looks[rows, 1:], self.noise,
+                                     self.bright, self.shade, self.tint)
+        rows = np.repeat(lines_worth_reading(may, layout.shift_ok,
+                                             rows[:, ::WALL_SAMPLES]), WALL_SAMPLES, axis=1)
+        if not rows.any():
+            return feat, empty, None
         ink = np.repeat(layout.ink[:, wall, None], 1 + OTHER_READINGS, axis=2)
-        _, loglik, mute = sample_evidence(readings, self.colours, looks, self.inks, ink, like,
-                                          self.noise, None, self.bright, self.shade,
-                                          self.tint)
-        choice = shift_choice(loglik, layout.shift_ok,
-                              nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes,
-                              np.any(mute, axis=-1))
+        _, ll, mute_read = sample_evidence(readings[rows], self.colours, looks[rows],
+                                           self.inks, ink[rows], like[rows], self.noise, None,
+                                           self.bright, self.shade, self.tint, plain)
+        # the others: as though every reading showed bare mat, surely (shift_choice keeps
+        # them; finite, so that no sum of them is NaN)
+        loglik = np.zeros((*readings.shape[:3], 3), ll.dtype)
+        loglik[..., 1:] = -1e6
+        loglik[rows] = ll
+        mute = np.zeros(readings.shape[:3], bool)
+        mute[rows] = mute_read.any(axis=-1)
+        choice = shift_choice(loglik, layout.shift_ok, pole, mute)
         if not choice.any():
             return feat, empty, None
         return (take_shift(feat, readings, choice, wall), take_shift(empty, looks, choice, wall),

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate
@@ -19,9 +21,14 @@ from vision.classify import (
     EDGES,
     OTHER_READINGS,
     WALL_SAMPLES,
+    ColourModel,
+    lines_worth_reading,
+    may_show_a_piece,
     neighbour_squares,
+    sample_evidence,
     sample_layout,
     shift_choice,
+    shiftable_edges,
     shifted_wall_samples,
     take_shift,
 )
@@ -123,6 +130,71 @@ def test_an_edge_beside_a_pole_keeps_its_planned_readings() -> None:
     pole[:] = False
     pole[D3 + 1] = True
     assert _edge(shift_choice(ll, _all_clear(), pole), C3, EAST) == [1, 1, 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 0.5), st.floats(0.0, 0.3))
+def test_edges_that_cannot_move_need_no_other_readings(seed: int, poles: float,
+                                                         spare: float) -> None:
+    """Detection scores the other readings only of lines that may move (speed: the
+    detection target of issue 16): edges by a Pole, and lines none of whose readings may
+    show a wall at each usable sample. What the rest would show never changes where any
+    edge is read; and a line's two edges are shiftable together."""
+    rng = np.random.default_rng(seed)
+    pole = rng.random(64) < poles
+    ll = rng.normal(0.0, 4.0, (64, 4 * W, 1 + OTHER_READINGS, 3))
+    ok = rng.random((64, 4 * W, OTHER_READINGS, 2)) < 0.8
+    mute = rng.random((64, 4 * W, 1 + OTHER_READINGS)) < 0.05
+    shiftable = shiftable_edges(pole)
+    across = neighbour_squares()[:, (1, 7, 3, 5)]  # s, n, w, e neighbours
+    facing = [EDGES.index({"s": "n", "n": "s", "w": "e", "e": "w"}[e]) for e in EDGES]
+    for q in range(64):
+        for e in range(4):
+            if across[q, e] >= 0:
+                assert shiftable[q, e] == shiftable[across[q, e], facing[e]]
+    # may: every sample scored a side's over no piece's, and some more (a cheap test errs
+    # that way)
+    side = np.maximum(ll[..., 1], ll[..., 2]) - ll[..., 0]
+    may = (side[..., 1:] > 0) | (rng.random(side[..., 1:].shape) < spare)
+    rows = np.repeat(lines_worth_reading(may, ok, shiftable), W, axis=1)
+    assert not (rows & ~np.repeat(shiftable, W, axis=1)).any()
+    unread = ll.copy()
+    unread[~rows] = (0.0, -1e6, -1e6)
+    unheard = mute & rows[..., None]
+    assert np.array_equal(shift_choice(ll, ok, pole, mute),
+                          shift_choice(unread, ok, pole, unheard))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.floats(1.0, 3.0))
+def test_a_sample_scored_a_sides_may_show_a_piece(seed: int, tinted: bool,
+                                                  noise: float) -> None:
+    """The cheap test that spares scoring (:func:`vision.classify.may_show_a_piece`) never
+    misses a sample :func:`vision.classify.sample_evidence` scores as a side's over no
+    piece's: near the bare look, far from it, in shade, with the look unknown."""
+    rng = np.random.default_rng(seed)
+    n = 600
+    bare = np.column_stack([rng.uniform(0.2, 0.9, n), rng.normal(0, 0.3, (n, 2))])
+    bare[rng.random(n) < 0.05] = np.nan
+    kind = rng.integers(0, 4, n)
+    south = np.array([0.3, 0.5, -0.4]) + rng.normal(0, 0.05, (200, 3))
+    north = np.array([0.7, -0.2, 0.3]) + rng.normal(0, 0.05, (200, 3))
+    colours = {"south": ColourModel.learn(south), "north": ColourModel.learn(north)}
+    feat = np.where((kind == 0)[:, None], np.nan_to_num(bare, nan=0.5)
+                    + rng.normal(0, 0.01, (n, 3)),  # as the bare mat looked
+                    np.where((kind == 1)[:, None], south[rng.integers(0, 200, n)],
+                             np.where((kind == 2)[:, None], north[rng.integers(0, 200, n)],
+                                      np.nan_to_num(bare, nan=0.5) * (0.5, 1, 1)  # shade
+                                      + rng.normal(0, 0.05, (n, 3)))))
+    feat[:, 0] = np.clip(feat[:, 0], 0.02, 1.0)
+    feat, bare = feat.astype(np.float32), bare.astype(np.float32)
+    tint = rng.normal(0, 0.2, (2, 2)).astype(np.float32) if tinted else None
+    _, ll, _ = sample_evidence(feat, colours, bare, noise=noise, tint=tint)
+    side = np.maximum(ll[..., 1], ll[..., 2]) - ll[..., 0]
+    assert (side > 0).sum() > n // 4
+    may = may_show_a_piece(feat, bare, noise, tint=tint)
+    assert not (side > 0)[~may].any()
+    assert not may.all()
 
 
 def test_a_wall_that_may_look_as_the_mat_does_is_not_moved() -> None:
