@@ -485,6 +485,9 @@ def neighbour_squares(reach: int = 1) -> np.ndarray:
 
 
 _NEIGHBOURS = neighbour_squares()
+# each space's neighbour across each edge (-1 off the mat), and that edge as the neighbour's
+_ACROSS = _NEIGHBOURS[:, [1, 7, 3, 5]]
+_ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
 
 
 def shifted_wall_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:
@@ -500,8 +503,7 @@ def shiftable_edges(pole: np.ndarray) -> np.ndarray:
     given ``pole`` (64,) bool (its argument): neither on a space whose Pole discs changed
     as a Pole changes them nor across from one. A line is both spaces' edge, so both or
     neither of its edges are shiftable: readings of the others need not be made."""
-    across = _NEIGHBOURS[:, _ACROSS_NEIGHBOUR]  # (64, 4)
-    return ~(pole[:, None] | ((across >= 0) & pole[np.maximum(across, 0)]))
+    return ~(pole[:, None] | ((_ACROSS >= 0) & pole[np.maximum(_ACROSS, 0)]))
 
 
 def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = None,
@@ -528,8 +530,7 @@ def shift_choice(loglik: np.ndarray, ok: np.ndarray, pole: np.ndarray | None = N
     side = np.maximum(loglik[..., 1], loglik[..., 2]) - loglik[..., 0]  # (64, 4W, 1 + R)
     every_way = side.reshape(64, 4, WALL_SAMPLES, 1 + OTHER_READINGS).sum(axis=2)
     planned = every_way[..., 0]
-    across = _NEIGHBOURS[:, _ACROSS_NEIGHBOUR]  # (64, 4)
-    facing = np.array([EDGES.index(_FACING[e]) for e in EDGES])
+    across, facing = _ACROSS, _ACROSS_EDGE
     # no wall across: none of its readings shows one (a wall coloured like the mat shows
     # faintly, at one reading or another)
     shows_none = every_way.max(axis=2) < 0
@@ -582,9 +583,7 @@ def lines_worth_reading(may: np.ndarray, ok: np.ndarray, shiftable: np.ndarray
     each = every(ok[..., 0] | ok[..., 1]) | (
         every(ok[..., 0]) & (clear.sum(axis=2) * 2 > WALL_SAMPLES))
     edge = each.any(axis=2) & shiftable
-    across = _NEIGHBOURS[:, _ACROSS_NEIGHBOUR]  # (64, 4)
-    facing = np.array([EDGES.index(_FACING[e]) for e in EDGES])
-    seen_across = (across >= 0) & edge[np.maximum(across, 0), facing[None, :]]
+    seen_across = (_ACROSS >= 0) & edge[np.maximum(_ACROSS, 0), _ACROSS_EDGE[None, :]]
     return (edge | seen_across) & shiftable
 
 
@@ -781,10 +780,8 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     mat_light = np.full(feat.shape[:-1], np.nan, np.float32)
     if empty is not None:
         known = ~np.isnan(empty[..., 0])
-        ref = np.empty(np.broadcast_shapes(empty.shape, feat.shape), np.result_type(empty, feat))
-        for c in range(3):  # one channel at a time (see colour_channels)
-            ref[..., c] = np.where(known, empty[..., c], feat[..., c])
-        de, still = bare_mat_distances(feat, ref, noise, bright, shade, tint)
+        de, still = bare_mat_distances(feat, _bare_or_self(feat, empty, known), noise, bright,
+                                       shade, tint)
         # Camouflage only silences a sample that stayed as the bare mat looked: one that
         # changed as a piece changes it (piece_changes) still shows something there. Less
         # is what a noisy camera does to print of a side's colour, as often as not.
@@ -868,6 +865,15 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     return label, loglik, camouflage
 
 
+def _bare_or_self(feat: np.ndarray, empty: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """The bare look ``empty`` (..., 3) where ``known``, else the features ``feat`` themselves
+    (no distance where no bare look is known)."""
+    ref = np.empty(np.broadcast_shapes(empty.shape, feat.shape), np.result_type(empty, feat))
+    for c in range(3):  # one channel at a time (see colour_channels)
+        ref[..., c] = np.where(known, empty[..., c], feat[..., c])
+    return ref
+
+
 def may_show_a_piece(feat: np.ndarray, empty: np.ndarray, noise: float = 1.0,
                      bright: float | None = None, shade: float | None = None,
                      tint: np.ndarray | None = None) -> np.ndarray:
@@ -880,10 +886,8 @@ def may_show_a_piece(feat: np.ndarray, empty: np.ndarray, noise: float = 1.0,
     tint-free distances from the bare look together must reach ``piece_changes`` (a
     hair less here, for float rounding); every sample whose bare look is unknown may."""
     known = ~np.isnan(empty[..., 0])
-    ref = np.empty(np.broadcast_shapes(empty.shape, feat.shape), np.result_type(empty, feat))
-    for c in range(3):  # one channel at a time (see colour_channels)
-        ref[..., c] = np.where(known, empty[..., c], feat[..., c])
-    de, still = bare_mat_distances(feat, ref, noise, bright, shade, tint)
+    de, still = bare_mat_distances(feat, _bare_or_self(feat, empty, known), noise, bright,
+                                   shade, tint)
     return ~known | (de + still > CLASSIFY.piece_changes - 1e-3)
 
 
@@ -1610,8 +1614,6 @@ def _gather_neighbours(per_edge: np.ndarray, off: float) -> np.ndarray:
 
 # The space across each edge (EDGES order; -1 off the mat), in _neighbourhoods order south,
 # north, west, east, and the edge it sees there: two walls on one grid line.
-_ACROSS = _NEIGHBOURS[:, [1, 7, 3, 5]]
-_ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
 
 
 def _one_wall_per_line(edge_ll: np.ndarray, best: np.ndarray, scores: np.ndarray,
