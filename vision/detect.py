@@ -297,19 +297,20 @@ class Detector:
         uv, looks, like, plain = self._moved
         pole = nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes
         # only the edges that may move are read the other ways (a Pole's keep theirs)
-        rows = np.repeat(shiftable_edges(pole), WALL_SAMPLES, axis=1)  # (64, 4W)
+        shiftable = shiftable_edges(pole)
+        rows = np.repeat(shiftable, WALL_SAMPLES, axis=1)  # (64, 4W)
         if not rows.any():
             return feat, empty, None
         planned = feat[:, wall, None]
         readings = np.repeat(planned, 1 + OTHER_READINGS, axis=2)
         readings[rows, 1:] = undo_drift(read_colour(image, uv[rows]), self.drift)
         # scored only on lines where a reading may show a wall at every sample (most show
-        # bare mat every way); scoring costs as much as the whole board's
+        # bare mat every way): scoring every reading cost as much as scoring the board
         may = np.zeros(uv.shape[:3], bool)
         may[rows] = may_show_a_piece(readings[rows, 1:], looks[rows, 1:], self.noise,
                                      self.bright, self.shade, self.tint)
-        rows = np.repeat(lines_worth_reading(may, layout.shift_ok,
-                                             rows[:, ::WALL_SAMPLES]), WALL_SAMPLES, axis=1)
+        rows = np.repeat(lines_worth_reading(may, layout.shift_ok, shiftable), WALL_SAMPLES,
+                         axis=1)
         if not rows.any():
             return feat, empty, None
         ink = np.repeat(layout.ink[:, wall, None], 1 + OTHER_READINGS, axis=2)
