@@ -321,9 +321,9 @@ class Profile:
                 shadow_most=_shadow_most(doc.get("shadow_most", CLASSIFY.shadow_most)),
                 empty_rims=_looks_from_json(doc.get("empty_rims"), "empty_rims", (
                     64, CLASSIFY.rim_directions, 2)),
-                empty_walls_shifted=_colours_from_json(
+                empty_walls_shifted=_looks_from_json(
                     doc.get("empty_walls_shifted"), "empty_walls_shifted",
-                    (64, 4 * WALL_SAMPLES, OTHER_READINGS, 3)),
+                    (64, 4 * WALL_SAMPLES, OTHER_READINGS, 3), colours=True),
                 surround=None if doc.get("surround") is None else Surround.from_json(
                     doc["surround"]),
             )
@@ -441,13 +441,6 @@ def _bits_from_json(doc: Any) -> np.ndarray | None:
 def _looks_json(looks: np.ndarray | None) -> list[Any] | None:
     return None if looks is None else np.where(np.isnan(looks), -9.0,
                                                np.round(looks, 4)).tolist()
-
-
-def _colours_from_json(doc: Any, name: str, shape: tuple[int, ...]) -> np.ndarray | None:
-    """The empty mat's colour features at some points (the wall samples' other readings)
-    back from :func:`_looks_json`; a profile whose points were laid out otherwise (another
-    version's settings) goes without them."""
-    return _looks_from_json(doc, name, shape, colours=True)
 
 
 def _looks_from_json(doc: Any, name: str, shape: tuple[int, ...], colours: bool = False

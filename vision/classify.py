@@ -345,7 +345,7 @@ def sample_layout(camera: CameraModel, geometry: PieceGeometry | None = None,
         # the wall across the edge; each with whether its view keeps clear of the other
         # pieces, and of all but that wall.
         inward = np.array(_INWARD[edge], float)
-        across = 4 * _ACROSS_NEIGHBOUR[i] + EDGES.index(_FACING[edge])
+        across = 4 * _ACROSS_NEIGHBOUR[i] + int(_ACROSS_EDGE[i])
         drops = ([16 + i], [16 + i, across])
         for k, sign in enumerate((-1.0, 1.0)):
             shifted[:, cols, k, :2] = pts[:, cols] + sign * cfg.wall_shift * inward
@@ -486,8 +486,8 @@ def neighbour_squares(reach: int = 1) -> np.ndarray:
 
 _NEIGHBOURS = neighbour_squares()
 # each space's neighbour across each edge (-1 off the mat), and that edge as the neighbour's
-_ACROSS = _NEIGHBOURS[:, [1, 7, 3, 5]]
-_ACROSS_EDGE = np.array([EDGES.index(o) for o in ("n", "s", "e", "w")])
+_ACROSS = _NEIGHBOURS[:, list(_ACROSS_NEIGHBOUR)]
+_ACROSS_EDGE = np.array([EDGES.index(_FACING[e]) for e in EDGES])
 
 
 def shifted_wall_samples(layout: SampleLayout, camera: CameraModel) -> np.ndarray:
@@ -916,11 +916,17 @@ def disc_change(feat: np.ndarray, empty: np.ndarray, layout: SampleLayout,
                     np.nan).astype(np.float32)
 
 
+def discs_moved(change: np.ndarray) -> np.ndarray:
+    """(64,) bool: spaces one of whose discs moved as a whole (``change`` (64, 2),
+    :func:`disc_change`; NaN unseen) as a Pole moves it."""
+    return nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes
+
+
 def moved_discs(change: np.ndarray, layout: SampleLayout) -> np.ndarray:
     """(64, S) bool: the top and footprint samples of every space one of whose discs moved
     as a whole (``change`` (64, 2), :func:`disc_change`) as a piece moves it: a Pole changes
     both its discs, so one that moved speaks for the other."""
-    whole = nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes
+    whole = discs_moved(change)
     out = np.zeros((64, layout.points.shape[1]), bool)
     out[:, layout.top] = out[:, layout.foot] = whole[:, None]
     return out

@@ -22,12 +22,12 @@ from vision.classify import (
     blend_loglik,
     camera_drift,
     disc_change,
+    discs_moved,
     hidden_pad_ink,
     image_samples,
     lines_worth_reading,
     may_show_a_piece,
     moved_discs,
-    nan_to,
     plain_look,
     position_json,
     printed_discs,
@@ -295,7 +295,7 @@ class Detector:
             self._moved = (shifted_wall_samples(layout, cam), looks,
                            bare_side_like(looks, self.colours), plain_look(looks))
         uv, looks, like, plain = self._moved
-        pole = nan_to(change, 0.0).max(axis=1) >= CLASSIFY.disc_changes
+        pole = discs_moved(change)
         # only the edges that may move are read the other ways (a Pole's keep theirs)
         shiftable = shiftable_edges(pole)
         rows = np.repeat(shiftable, WALL_SAMPLES, axis=1)  # (64, 4W)
