@@ -666,6 +666,19 @@ class ColourModel:
     mean: np.ndarray  # (3,)
     inv_cov: np.ndarray  # (3, 3)
     parts: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # (mean, inv_cov) by lightness
+    # per part (or the whole): its mean and covariance's entries, (6, P, 1) float32
+    # (m0, m1, m2, a00, a01, a02 / a11, a12, a22 in _cov), for distance_in_noise
+    _mean: np.ndarray = field(init=False, repr=False, compare=False)
+    _cov: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = self.parts or ((self.mean, self.inv_cov),)
+        covs = [np.linalg.inv(ic.astype(np.float64)) for _, ic in parts]
+        object.__setattr__(self, "_mean", np.array(
+            [[m[c] for m, _ in parts] for c in range(3)], np.float32)[..., None])
+        object.__setattr__(self, "_cov", np.array(
+            [[c[i, j] for c in covs] for i, j in ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2),
+                                                   (2, 2))], np.float32)[..., None])
 
     @classmethod
     def learn(cls, samples: np.ndarray, *more: np.ndarray) -> ColourModel:
@@ -685,6 +698,29 @@ class ColourModel:
         if not self.parts:
             return _mahalanobis(x, self.mean, self.inv_cov)
         return functools.reduce(np.minimum, (_mahalanobis(x, m, ic) for m, ic in self.parts))
+
+    def distance_in_noise(self, x: np.ndarray, noise_r: np.ndarray, noise_b: np.ndarray
+                          ) -> np.ndarray:
+        """:meth:`distance` of features (N, 3) whose log chromaticities (R/G, B/G) sensor
+        noise blurs by standard deviations ``noise_r`` and ``noise_b`` (each (N,)): each
+        part's covariance widened by them, sample by sample, as the bare look's allowance
+        is (:func:`bare_mat_distances`). A dark wall in shade is as noisy as the shaded
+        mat beside it; judged by the learned spread alone it is nearer the mat. (N,)
+        float32. Every part at once, a channel at a time (see colour_channels)."""
+        a00, a01, a02, a11, a12, a22 = self._cov
+        d0, d1, d2 = (x[:, c][None] - self._mean[c] for c in range(3))  # (P, N) each
+        b11 = a11 + noise_r * noise_r
+        b22 = a22 + noise_b * noise_b
+        # the widened covariance's inverse times its determinant: its cofactors
+        c00 = b11 * b22 - a12 * a12
+        c01 = a12 * a02 - a01 * b22
+        c02 = a01 * a12 - b11 * a02
+        c12 = a01 * a02 - a00 * a12
+        det = a00 * c00 + a01 * c01 + a02 * c02
+        q = (c00 * d0 * d0 + (a00 * b22 - a02 * a02) * d1 * d1
+             + (a00 * b11 - a01 * a01) * d2 * d2
+             + 2.0 * (c01 * d0 * d1 + c02 * d0 * d2 + c12 * d1 * d2)) / det
+        return np.sqrt(np.maximum(q.min(axis=0), 0.0)).astype(np.float32, copy=False)
 
     def distance_whole(self, x: np.ndarray) -> np.ndarray:
         """Mahalanobis distance of (..., 3) features from all the samples as one Gaussian."""
@@ -767,8 +803,13 @@ def sample_evidence(feat: np.ndarray, colours: dict[str, ColourModel],
     cfg = CLASSIFY
     if changed is None:
         changed = np.zeros(feat.shape[:-1], bool)
-    ds = colours["south"].distance(feat)
-    dn = colours["north"].distance(feat)
+    # Sensor noise scatters a dark sample's chromaticity beyond the spread the learned
+    # colours saw on lit faces (a grey wall in deep shade on dark neoprene read as the
+    # mat's shadow, sure): each colour widened by the sample's own noise.
+    flat = feat.reshape(-1, 3)
+    noise_r, noise_b = chroma_noise(flat)
+    ds = colours["south"].distance_in_noise(flat, noise_r, noise_b).reshape(feat.shape[:-1])
+    dn = colours["north"].distance_in_noise(flat, noise_r, noise_b).reshape(feat.shape[:-1])
     side = np.minimum(ds, dn)
     none = np.full(feat.shape[:-1], cfg.colour_sigma, np.float32)
     known = np.zeros(feat.shape[:-1], bool)
@@ -977,6 +1018,17 @@ def bare_side_like(empty: np.ndarray, colours: dict[str, ColourModel]) -> np.nda
     ref = np.nan_to_num(empty, nan=1e3)
     return np.stack([colours[s].distance(ref) < CLASSIFY.camouflage_sigma for s in SIDES],
                     axis=-1) & ~np.isnan(empty[..., :1])
+
+
+def chroma_noise(feat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The standard deviations that sensor noise gives the log chromaticities (R/G, B/G)
+    of features (..., 3), each (...) float32, from the sample's own channels: a channel's
+    noise over its value, as :func:`bare_mat_distances` allows the bare look beyond its
+    ``bare_chroma_sigma``."""
+    r, g, b = _light_channels(feat)
+    dim = [np.maximum(ch / 255.0, 0.02) ** -2 for ch in (r, g, b)]
+    k = CLASSIFY.bare_chroma_dark
+    return k * np.sqrt((dim[0] + dim[1]) / 2), k * np.sqrt((dim[2] + dim[1]) / 2)
 
 
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
