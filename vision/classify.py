@@ -666,8 +666,8 @@ class ColourModel:
     mean: np.ndarray  # (3,)
     inv_cov: np.ndarray  # (3, 3)
     parts: tuple[tuple[np.ndarray, np.ndarray], ...] = ()  # (mean, inv_cov) by lightness
-    # per part (or the whole): its mean and covariance's entries, (6, P, 1) float32
-    # (m0, m1, m2, a00, a01, a02 / a11, a12, a22 in _cov), for distance_in_noise
+    # per part (or the whole), for distance_in_noise: its mean's entries (3, P, 1) and
+    # its covariance's (a00, a01, a02, a11, a12, a22: (6, P, 1)), float32
     _mean: np.ndarray = field(init=False, repr=False, compare=False)
     _cov: np.ndarray = field(init=False, repr=False, compare=False)
 
@@ -1025,10 +1025,16 @@ def chroma_noise(feat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     of features (..., 3), each (...) float32, from the sample's own channels: a channel's
     noise over its value, as :func:`bare_mat_distances` allows the bare look beyond its
     ``bare_chroma_sigma``."""
-    r, g, b = _light_channels(feat)
+    dark_r, dark_b = _darkness(*_light_channels(feat))
+    return CLASSIFY.bare_chroma_dark * dark_r, CLASSIFY.bare_chroma_dark * dark_b
+
+
+def _darkness(r: np.ndarray, g: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much sensor noise each log chromaticity (R/G, B/G) carries, in units of
+    ``bare_chroma_dark``, from the channels R, G, B (each (...), + 4 as read): each
+    channel's noise over its value, the two channels of a ratio together."""
     dim = [np.maximum(ch / 255.0, 0.02) ** -2 for ch in (r, g, b)]
-    k = CLASSIFY.bare_chroma_dark
-    return k * np.sqrt((dim[0] + dim[1]) / 2), k * np.sqrt((dim[2] + dim[1]) / 2)
+    return np.sqrt((dim[0] + dim[1]) / 2), np.sqrt((dim[2] + dim[1]) / 2)
 
 
 def bare_mat_distance(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
@@ -1061,14 +1067,13 @@ def bare_mat_distances(feat: np.ndarray, ref: np.ndarray, noise: float = 1.0,
     # saturated print's small channel (a teal's red) strays far more than its lightness
     # says. For grey, 1/lightness, as sensor noise is.
     # (a channel at a time: :func:`_light_of`'s values, without its (..., 3) array)
-    dim = [np.maximum(np.minimum(a, b) / 255.0, 0.02) ** -2
-           for a, b in zip(_light_channels(feat), _light_channels(ref), strict=True)]
+    darks = _darkness(*(np.minimum(a, b) for a, b in zip(
+        _light_channels(feat), _light_channels(ref), strict=True)))
     # one chromaticity at a time (see colour_channels): R/G with R, B/G with B
     tints = np.zeros((0, 2)) if tint is None else np.asarray(tint).reshape(-1, 2)
     shade_by = np.minimum(ratio, 0.0) if len(tints) else ratio  # (read only with a tint)
     terms, scales, shifts = [], [], []
-    for k, c in ((1, 0), (2, 2)):
-        dark = np.sqrt((dim[c] + dim[1]) / 2)
+    for k, dark in ((1, darks[0]), (2, darks[1])):
         sc = cfg.bare_chroma_sigma + cfg.bare_chroma_dark * dark
         shift = feat[..., k] - ref[..., k]
         scales.append(sc)
